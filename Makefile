@@ -1,0 +1,44 @@
+# tao — every entry point. Each target installs what it needs first (scripts/install.sh is
+# idempotent and pinned), so `make demo` and `make test` work on a fresh machine.
+PORT ?= 8000
+
+.PHONY: demo build test test-native test-browser test-e2e bench size install clean
+
+## Build the page and serve it on 127.0.0.1 (the offline scripted model needs no key).
+demo: build
+	@echo ""
+	@echo "  tao is running at  http://127.0.0.1:$(PORT)/  (Ctrl-C to stop)"
+	@echo ""
+	python3 -m http.server $(PORT) --bind 127.0.0.1
+
+## Build the wasm and its JS glue into pkg/ (and print their size).
+build:
+	scripts/build.sh
+
+## Every test layer: native core, wasm in headless Chromium, the page end to end.
+test: install test-native test-browser test-e2e
+	@echo "make test: all layers passed"
+
+install:
+	scripts/install.sh test
+
+test-native:
+	cargo test --all-targets
+
+test-browser:
+	scripts/test-browser.sh
+
+test-e2e: build
+	node --test --test-concurrency=1 tests/e2e/
+
+## Benchmarks: per-step overhead (native and wasm), streaming-parse throughput, sizes.
+bench: build
+	cargo bench --bench bench
+	node bench/wasm_step.mjs
+	scripts/size.sh
+
+size:
+	scripts/size.sh
+
+clean:
+	rm -rf target pkg tests/e2e/out

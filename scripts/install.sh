@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs what building and testing tao needs, each piece only when it is missing,
+# each at a pinned version. Safe to run again and again (make calls it every time).
+#
+#   scripts/install.sh build   the wasm target, wasm-bindgen CLI, wasm-opt (binaryen)
+#   scripts/install.sh test    all of the above, plus Chromium, chromedriver, playwright-core
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+WASM_BINDGEN_VERSION=0.2.130   # must equal the `wasm-bindgen` pin in Cargo.toml
+what=${1:-test}
+say() { printf '\033[1minstall:\033[0m %s\n' "$*"; }
+
+# Rust's wasm target.
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "rustup target add wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# wasm-bindgen CLI, the exact version of the crate (a mismatch refuses to run).
+if ! wasm-bindgen --version 2>/dev/null | grep -q " $WASM_BINDGEN_VERSION"; then
+  say "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION (takes ~150 s once)"
+  cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION"
+fi
+
+# npm packages pinned in package.json / package-lock.json: binaryen (wasm-opt) and playwright-core.
+# Debian's binaryen is too old (its wasm-opt corrupts wasm-bindgen's externref table).
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] \
+   || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "npm ci (binaryen, playwright-core)"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+[ "$what" = build ] && exit 0
+
+# Headless Chromium and its driver, from Debian (browsers cannot be downloaded here).
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  say "apt-get install chromium chromium-driver"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+# The wasm-bindgen test runner ships with the CLI above; nothing more to install.
+exit 0

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Prints the size of what the page loads (raw and gzip -9). The goal for the core wasm + glue is
+# 120 KB gzip (the README says so); it is not met yet, so what fails the build is a ceiling at
+# today's size, which catches regressions. Lower CEILING as size work lands; keep the README in step.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+GOAL_GZIP=$((120 * 1024))
+CEILING_GZIP=$((166 * 1024))
+gz() { gzip -9 -c "$1" | wc -c; }
+wasm=pkg/tao_agent_bg.wasm glue=pkg/tao_agent.js
+core=$(( $(gz "$wasm") + $(gz "$glue") ))
+printf '%-28s %9s %9s\n' file raw gzip
+for f in "$wasm" "$glue"; do printf '%-28s %9d %9d\n' "$f" "$(wc -c <"$f")" "$(gz "$f")"; done
+page=0
+for f in index.html www/*.js www/*.css; do [ -f "$f" ] && page=$((page + $(gz "$f"))); done
+printf '%-28s %9s %9d\n' "core wasm + glue" "" "$core"
+printf '%-28s %9s %9d\n' "page (html, www/)" "" "$page"
+printf '%-28s %9s %9d\n' "everything the page loads" "" "$((core + page))"
+if [ "$core" -gt "$GOAL_GZIP" ]; then
+  echo "size: core wasm + glue is $core bytes gzip; the goal is $GOAL_GZIP (not met yet)"
+fi
+if [ "$core" -gt "$CEILING_GZIP" ]; then
+  echo "size: core wasm + glue is $core bytes gzip, over the ceiling of $CEILING_GZIP" >&2
+  exit 1
+fi
