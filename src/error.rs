@@ -1,0 +1,60 @@
+//! Program errors: a small type with a kind and an actionable message.
+//!
+//! Only failures of the *program* are errors here: a model endpoint that fails, a malformed
+//! trajectory file, a bad setting. Mistakes of the *model* (unparseable text, an unknown tool,
+//! bad input, a tool that fails) are not errors: they become observations the model reads on
+//! its next turn (see `agent.rs`), the way the ReAct paper's code feeds them back.
+
+use std::fmt;
+
+/// What went wrong, broadly; the message says what exactly and how to fix it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// A setting or argument has a value tao cannot use.
+    Config,
+    /// The model (provider, JS function, scripted policy) failed to produce a reply.
+    Model,
+    /// A document (trajectory, scenario) could not be read.
+    Format,
+    /// The run was aborted by the caller.
+    Aborted,
+}
+
+/// A program error: a kind and a lowercase message with context and, where one exists, a hint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    /// The broad kind.
+    pub kind: ErrorKind,
+    /// What happened and what to do about it.
+    pub message: String,
+}
+
+impl Error {
+    /// A new error of `kind`.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Error {
+            kind,
+            message: message.into(),
+        }
+    }
+    /// A bad setting or argument.
+    pub fn config(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Config, message)
+    }
+    /// The model failed.
+    pub fn model(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Model, message)
+    }
+    /// A document could not be read.
+    pub fn format(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Format, message)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}

@@ -1,0 +1,65 @@
+//! What the loop needs from the place it runs in: a clock, a timer, and (natively) a way to
+//! drive a future to completion.
+//!
+//! The core must run unchanged in a browser tab and in `cargo test`. In wasm there is no
+//! `std::time::Instant` (calling it panics) and no threads to sleep on; the bindings supply a
+//! [`Host`] built on `performance.now()` and `setTimeout`. Natively, [`NativeHost`] uses the
+//! standard library, and [`block_on`] polls a future on the current thread.
+
+use std::future::Future;
+use std::pin::Pin;
+
+/// A boxed future that need not be `Send`: in a browser everything runs on one thread, and JS
+/// values (promises, callbacks) cannot cross threads anyway.
+pub type LocalBoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
+
+/// The clock and timer of the environment the agent runs in.
+pub trait Host {
+    /// Milliseconds since some fixed point (only differences are used).
+    fn now_ms(&self) -> f64;
+    /// A future that completes after `ms` milliseconds (used to pace streamed replies).
+    fn sleep(&self, ms: u32) -> LocalBoxFuture<'static, ()>;
+}
+
+/// The native host: `Instant` and a blocking sleep (fine for the CLI; tests use no delay).
+#[cfg(not(target_arch = "wasm32"))]
+pub struct NativeHost {
+    start: std::time::Instant,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Default for NativeHost {
+    fn default() -> Self {
+        NativeHost {
+            start: std::time::Instant::now(),
+        }
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Host for NativeHost {
+    fn now_ms(&self) -> f64 {
+        self.start.elapsed().as_secs_f64() * 1000.0
+    }
+    fn sleep(&self, ms: u32) -> LocalBoxFuture<'static, ()> {
+        if ms > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(u64::from(ms)));
+        }
+        Box::pin(std::future::ready(()))
+    }
+}
+
+/// Runs a future to completion on this thread. Natively every future in tao is ready as soon
+/// as it is polled (tools and the scripted model do no I/O), so a no-op waker suffices; the
+/// loop still yields correctly if one returns `Pending`, it just polls again.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn block_on<F: Future>(future: F) -> F::Output {
+    let mut future = std::pin::pin!(future);
+    let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+    loop {
+        if let std::task::Poll::Ready(output) = future.as_mut().poll(&mut context) {
+            return output;
+        }
+        std::thread::yield_now();
+    }
+}

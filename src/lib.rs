@@ -1,0 +1,49 @@
+//! # tao: a ReAct agent that runs in a web page
+//!
+//! ReAct (Yao et al., 2022) lets a language model interleave reasoning and acting: it writes a
+//! **Thought**, chooses an **Action** (a tool and its input), reads the **Observation** the tool
+//! returns, and repeats until it can give the final answer. tao runs that loop in Rust, compiled
+//! to WebAssembly, entirely inside a browser tab; the same core runs natively for tests and the
+//! `tao` command-line tool.
+//!
+//! ## Table of contents
+//! - [`agent`]: the loop (`Agent::run`, `Agent::step`), events, budgets and stop reasons.
+//! - [`trajectory`]: the record of a run (`Trajectory`, `Step`, `Stats`), as versioned JSON.
+//! - [`format`]: the prompt formats (`mrkl`, `paper`) and the lenient streaming parser.
+//! - [`llm`]: the model trait and the scripted (offline) model.
+//! - [`tools`]: the tool registry and the built-in tools (calculator, offline search/lookup).
+//! - [`scenarios`]: built-in offline demos from the seed articles.
+//! - [`host`]: the clock and timer the loop needs from its environment.
+//! - [`error`]: program errors (model mistakes are observations, not errors).
+//! - `bindings` (wasm only): the JavaScript API (`Agent`, events, JS tools and models).
+//!
+//! The core never imports `wasm_bindgen`, `web_sys` or `js_sys`: only `bindings` does, so
+//! `cargo test` runs everything else natively in milliseconds.
+//!
+//! ## Untrusted input
+//! Model output, tool output, imported trajectory files and user settings are untrusted.
+//! What is protected: no input makes the core panic (the parser and the trajectory reader are
+//! fuzzed with arbitrary bytes split at every position), nesting in calculator expressions and
+//! JSON is bounded, and the page inserts all such text with `textContent`, never as HTML. What
+//! is not protected: a model can still be talked into calling a tool with harmful input, so
+//! tools that act on the world should be marked as needing approval; and a JavaScript tool the
+//! embedder registers runs with the page's privileges.
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod agent;
+pub mod error;
+pub mod format;
+pub mod host;
+pub mod llm;
+pub mod scenarios;
+pub mod tools;
+pub mod trajectory;
+
+#[cfg(target_arch = "wasm32")]
+pub mod bindings;
+
+pub use agent::{Abort, Agent, Config, Event};
+pub use error::{Error, ErrorKind};
+pub use trajectory::{Step, StopReason, Trajectory};

@@ -1,0 +1,307 @@
+//! The trajectory: the single source of truth of a run.
+//!
+//! A run is a task and a list of steps; each step is what the model thought, what it did
+//! (an action, or its final answer) and what it observed. The prompt is rendered from it, the
+//! page draws it, exports serialise it and tests compare it: there is no second copy of the
+//! history anywhere (the ReAct paper's code returns its prompt string as `traj` for the same
+//! reason).
+//!
+//! On disk it is a versioned JSON document, `{"format": "tao-trajectory", "version": 1, ...}`.
+//! Reading one never panics: a malformed file, or one from a newer tao, is a clear error.
+
+use crate::error::Error;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The document type written in every exported trajectory.
+pub const DOCUMENT_FORMAT: &str = "tao-trajectory";
+/// The version this tao writes and reads.
+pub const VERSION: u32 = 1;
+
+/// A whole run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Trajectory {
+    /// Always [`DOCUMENT_FORMAT`].
+    pub format: String,
+    /// Always [`VERSION`] when written by this tao.
+    pub version: u32,
+    /// The question or task the agent was given.
+    pub task: String,
+    /// The prompt format the run used (`mrkl`, `paper`).
+    pub react_format: String,
+    /// The prompt language (`en`, `zh`).
+    #[serde(default = "default_lang")]
+    pub lang: String,
+    /// Which model produced the replies (e.g. `scripted:apple-ceo`).
+    #[serde(default)]
+    pub model: String,
+    /// The steps so far, in order.
+    #[serde(default)]
+    pub steps: Vec<Step>,
+    /// The final answer, once there is one.
+    #[serde(default)]
+    pub answer: Option<String>,
+    /// Why the run ended; `None` while it is still going.
+    #[serde(default)]
+    pub stop: Option<Stop>,
+    /// Counts over the whole run.
+    #[serde(default)]
+    pub stats: Stats,
+}
+
+fn default_lang() -> String {
+    "en".into()
+}
+
+/// One Thought → Action → Observation step (or Thought → Answer).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Step {
+    /// 1-based position in the run.
+    pub index: u32,
+    /// The model's reasoning before it acted.
+    pub thought: String,
+    /// The tool call, when the model acted.
+    pub action: Option<Action>,
+    /// The final answer, when the model finished.
+    pub answer: Option<String>,
+    /// What the tool returned, or the repair message the model will read.
+    pub observation: Option<String>,
+    /// The model's reply as it was kept (cut at a hallucinated Observation, if it was).
+    pub raw: String,
+    /// Set when the reply could not be used: why, and what the model was told.
+    pub repair: Option<Repair>,
+    /// What the reader of this step should know (text ignored, stream cut, ...).
+    pub notes: Vec<String>,
+    /// Replies that were unreadable and asked again before this one (the paper's retries).
+    pub retries: Vec<Retry>,
+    /// Where the time went.
+    pub timing: Timing,
+    /// Tokens, when the model reported them.
+    pub usage: Option<Usage>,
+}
+
+/// A tool call.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Action {
+    /// The tool's name, as registered.
+    pub tool: String,
+    /// Its input: a string, or a JSON value.
+    pub input: Value,
+}
+
+/// A model mistake turned into an observation (counted in `n_badcalls`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Repair {
+    /// A short code: `no_action`, `unknown_tool`, `bad_input`, ...
+    pub why: String,
+    /// The observation the model reads next turn.
+    pub message: String,
+}
+
+/// An unreadable reply that was retried.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Retry {
+    /// What the model said.
+    pub raw: String,
+    /// Why it could not be read.
+    pub why: String,
+    /// The parser's explanation.
+    pub message: String,
+}
+
+/// Milliseconds spent in the model and in the tool.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Timing {
+    /// Waiting for (and reading) the model's reply, retries included.
+    pub model_ms: f64,
+    /// Running the tool.
+    pub tool_ms: f64,
+}
+
+/// Token counts reported by a provider.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Usage {
+    /// Tokens in the prompt.
+    pub prompt_tokens: u64,
+    /// Tokens generated.
+    pub completion_tokens: u64,
+}
+
+/// Why a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// The model gave its final answer.
+    Answer,
+    /// `max_steps` steps passed without an answer.
+    MaxSteps,
+    /// The caller aborted the run.
+    Aborted,
+    /// A program error (the model endpoint failed, ...); the message says which.
+    Error,
+}
+
+/// The end of a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Stop {
+    /// Why.
+    pub reason: StopReason,
+    /// Details for `Error` (and a human sentence for the others).
+    #[serde(default)]
+    pub message: Option<String>,
+}
+
+/// Counts over a run, named as in the ReAct paper's code.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Stats {
+    /// Model calls made (retries included).
+    pub n_calls: u32,
+    /// Model replies that could not be used: unreadable, unknown tool, bad input.
+    pub n_badcalls: u32,
+    /// Steps taken.
+    pub steps: u32,
+    /// Wall-clock time of the run.
+    pub elapsed_ms: f64,
+    /// Prompt tokens over the run, when reported.
+    pub prompt_tokens: u64,
+    /// Completion tokens over the run, when reported.
+    pub completion_tokens: u64,
+}
+
+impl Trajectory {
+    /// An empty trajectory for `task`.
+    pub fn new(task: &str, react_format: &str, lang: &str, model: &str) -> Self {
+        Trajectory {
+            format: DOCUMENT_FORMAT.into(),
+            version: VERSION,
+            task: task.into(),
+            react_format: react_format.into(),
+            lang: lang.into(),
+            model: model.into(),
+            steps: Vec::new(),
+            answer: None,
+            stop: None,
+            stats: Stats::default(),
+        }
+    }
+
+    /// Ends the run (the first reason given wins).
+    pub fn finish(&mut self, reason: StopReason, message: Option<String>) {
+        if self.stop.is_none() {
+            self.stop = Some(Stop { reason, message });
+        }
+    }
+
+    /// The latest observation, if any (what a rule policy looks at).
+    pub fn last_observation(&self) -> Option<&str> {
+        self.steps.last().and_then(|s| s.observation.as_deref())
+    }
+
+    /// The versioned JSON document, pretty-printed.
+    pub fn to_json(&self) -> String {
+        // Serialising plain data to a String cannot fail; fall back to an empty object anyway
+        // rather than panic.
+        serde_json::to_string_pretty(self).unwrap_or_else(|_| "{}".into())
+    }
+
+    /// Reads a trajectory document. Never panics; the error says what is wrong with the file.
+    pub fn from_json(text: &str) -> Result<Trajectory, Error> {
+        let value: Value = serde_json::from_str(text)
+            .map_err(|e| Error::format(format!("not a trajectory file: invalid JSON ({e})")))?;
+        let object = value
+            .as_object()
+            .ok_or_else(|| Error::format("not a trajectory file: expected a JSON object"))?;
+        match object.get("format").and_then(Value::as_str) {
+            Some(DOCUMENT_FORMAT) => {}
+            _ => {
+                return Err(Error::format(format!(
+                    "not a trajectory file: the field \"format\" must be \"{DOCUMENT_FORMAT}\""
+                )))
+            }
+        }
+        match object.get("version").and_then(Value::as_u64) {
+            Some(v) if v == u64::from(VERSION) => {}
+            Some(v) if v > u64::from(VERSION) => {
+                return Err(Error::format(format!(
+                    "this trajectory was written by a newer tao (version {v}); this tao reads version {VERSION}: update tao to open it"
+                )))
+            }
+            _ => {
+                return Err(Error::format(format!(
+                    "not a trajectory file: the field \"version\" must be {VERSION}"
+                )))
+            }
+        }
+        serde_json::from_value(value)
+            .map_err(|e| Error::format(format!("malformed trajectory: {e}")))
+    }
+}
+
+impl Trajectory {
+    /// The run as readable text, the way a student would write it down: one block per step.
+    /// Timings are left out so the text of a scripted run is the same every time (transcript
+    /// tests compare it whole).
+    pub fn to_text(&self) -> String {
+        let mut out = format!("Task: {}\n", self.task);
+        for step in &self.steps {
+            out += &format!("\nStep {}\n", step.index);
+            for retry in &step.retries {
+                out += &format!("  (retried: {} — {:?})\n", retry.why, retry.raw);
+            }
+            if !step.thought.is_empty() {
+                out += &format!("  Thought: {}\n", step.thought);
+            }
+            if let Some(action) = &step.action {
+                out += &format!(
+                    "  Action: {}[{}]\n",
+                    action.tool,
+                    crate::format::input_text(&action.input)
+                );
+            }
+            for note in &step.notes {
+                out += &format!("  Note: {note}\n");
+            }
+            match (&step.repair, &step.observation) {
+                (Some(repair), _) => {
+                    out += &format!("  Repair ({}): {}\n", repair.why, repair.message)
+                }
+                (None, Some(observation)) => out += &format!("  Observation: {observation}\n"),
+                (None, None) => {}
+            }
+            if let Some(answer) = &step.answer {
+                out += &format!("  Answer: {answer}\n");
+            }
+        }
+        let s = &self.stats;
+        let reason = match &self.stop {
+            Some(stop) => match (&stop.reason, &stop.message) {
+                (StopReason::Answer, _) => "answer".to_string(),
+                (reason, Some(message)) => format!("{} ({message})", reason.name()),
+                (reason, None) => reason.name().to_string(),
+            },
+            None => "running".into(),
+        };
+        out += &format!(
+            "\nStopped: {reason} · {} steps · {} calls · {} bad calls\n",
+            s.steps, s.n_calls, s.n_badcalls
+        );
+        out
+    }
+}
+
+impl StopReason {
+    /// The name used in JSON and on the page: `answer`, `max_steps`, `aborted`, `error`.
+    pub fn name(self) -> &'static str {
+        match self {
+            StopReason::Answer => "answer",
+            StopReason::MaxSteps => "max_steps",
+            StopReason::Aborted => "aborted",
+            StopReason::Error => "error",
+        }
+    }
+}
