@@ -1,0 +1,184 @@
+//! Prompt formats: how the trajectory is shown to the model, and how its reply is read.
+//!
+//! One file per format, each opening with its prompt text as a `const`, so a student reads the
+//! prompt first and then the code that renders it:
+//! - [`mrkl`]: `Thought: / Action: / Action Input: / Observation: / Final Answer:` (LangChain,
+//!   Qwen-Agent);
+//! - [`paper`]: `Thought n: / Action n: Tool[input] / Observation n:` with `Finish[answer]`
+//!   (the ReAct paper).
+//!
+//! Both share one lenient, incremental reader, [`parse`]. The prompt is always rendered from the
+//! trajectory: a system message with the instructions and tools, the question, then for each
+//! step the model's turn and the observation.
+
+pub mod mrkl;
+pub mod paper;
+pub mod parse;
+
+use crate::llm::{Message, Role};
+use crate::tools::Registry;
+use crate::trajectory::Trajectory;
+use serde_json::Value;
+
+/// A prompt format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `Thought / Action / Action Input / Observation / Final Answer`.
+    Mrkl,
+    /// `Thought n / Action n: Tool[input] / Observation n`, `Finish[answer]`.
+    Paper,
+}
+
+/// The language of the prompt (the labels stay English in both: models follow them best, and
+/// Qwen-Agent's Chinese prompt keeps them too).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lang {
+    /// English.
+    En,
+    /// Chinese.
+    Zh,
+}
+
+impl Lang {
+    /// `en` or `zh`.
+    pub fn from_name(name: &str) -> Option<Lang> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "en" | "english" => Some(Lang::En),
+            "zh" | "cn" | "zh-cn" | "chinese" | "中文" => Some(Lang::Zh),
+            _ => None,
+        }
+    }
+    /// The short name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh",
+        }
+    }
+}
+
+/// What the model did in a step, as shown back to it.
+#[derive(Clone, Copy, Debug)]
+pub enum Move<'a> {
+    /// Called a tool.
+    Act {
+        /// The tool.
+        tool: &'a str,
+        /// Its input.
+        input: &'a Value,
+    },
+    /// Answered.
+    Answer(&'a str),
+}
+
+impl Format {
+    /// `mrkl` or `paper`.
+    pub fn from_name(name: &str) -> Option<Format> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "mrkl" | "react" => Some(Format::Mrkl),
+            "paper" => Some(Format::Paper),
+            _ => None,
+        }
+    }
+
+    /// The short name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Mrkl => "mrkl",
+            Format::Paper => "paper",
+        }
+    }
+
+    /// The system message: how to answer, and the tools.
+    pub fn instructions(self, tools: &Registry, lang: Lang) -> String {
+        match self {
+            Format::Mrkl => mrkl::instructions(tools, lang),
+            Format::Paper => paper::instructions(tools, lang),
+        }
+    }
+
+    /// How step `n` reads as the model's turn.
+    pub fn turn(self, n: u32, thought: &str, next: Move) -> String {
+        match self {
+            Format::Mrkl => mrkl::turn(thought, next),
+            Format::Paper => paper::turn(n, thought, next),
+        }
+    }
+
+    /// How the observation of step `n` is shown to the model.
+    pub fn observation(self, n: u32, text: &str) -> String {
+        match self {
+            Format::Mrkl => format!("Observation: {text}"),
+            Format::Paper => format!("Observation {n}: {text}"),
+        }
+    }
+
+    /// Where the model should stop in step `n`: before it writes an observation itself.
+    pub fn stop_sequences(self, n: u32) -> Vec<String> {
+        match self {
+            Format::Mrkl => vec!["\nObservation:".into()],
+            Format::Paper => vec![format!("\nObservation {n}:")],
+        }
+    }
+
+    /// How the reply to step `n` is read.
+    pub fn parse_options(self, tools: &Registry) -> parse::ParseOptions {
+        let mut options = parse::ParseOptions::new(match self {
+            Format::Mrkl => parse::Style::Mrkl,
+            Format::Paper => parse::Style::Paper,
+        });
+        options.tools = Some(tools.names());
+        options
+    }
+
+    /// The whole prompt for the next step, rendered from the trajectory.
+    pub fn render(self, trajectory: &Trajectory, tools: &Registry, lang: Lang) -> Vec<Message> {
+        let mut messages = vec![
+            Message::new(Role::System, self.instructions(tools, lang)),
+            Message::new(Role::User, format!("Question: {}", trajectory.task)),
+        ];
+        for step in &trajectory.steps {
+            // A reply that could not be read is shown as the model wrote it, so it can see its
+            // mistake next to the repair observation; a good one is shown in canonical form.
+            let turn = match (&step.repair, &step.action, &step.answer) {
+                (None, Some(action), _) => self.turn(
+                    step.index,
+                    &step.thought,
+                    Move::Act {
+                        tool: &action.tool,
+                        input: &action.input,
+                    },
+                ),
+                (None, None, Some(answer)) => {
+                    self.turn(step.index, &step.thought, Move::Answer(answer))
+                }
+                _ => step.raw.trim().to_string(),
+            };
+            messages.push(Message::new(Role::Assistant, turn));
+            if let Some(observation) = &step.observation {
+                messages.push(Message::new(
+                    Role::User,
+                    self.observation(step.index, observation),
+                ));
+            }
+        }
+        messages
+    }
+}
+
+/// An action input as the model should see it: strings as they are, JSON compact.
+pub fn input_text(input: &Value) -> String {
+    match input {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Tool descriptions in Qwen-Agent's style: name, description, then the JSON-Schema parameters.
+pub fn tool_descriptions(tools: &Registry) -> String {
+    tools
+        .specs()
+        .map(|t| format!("{}: {} Parameters: {}", t.name, t.description, t.parameters))
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}

@@ -1,0 +1,230 @@
+//! The scripted model: deterministic replies with no key and no network.
+//!
+//! Two ways to script it, both of which a student can read as data:
+//! - **rules**, like the seed's `simulated_llm_policy`: each rule says "when the latest
+//!   observation contains X, reply with this thought and this action (or answer)". The rule
+//!   sees only the prompt, exactly as a real model would;
+//! - **replay**: a list of raw replies returned in order (for transcript tests and recorded
+//!   runs).
+//!
+//! Replies are streamed in small deltas with a configurable delay so a page shows them
+//! arriving, and the stream stops as soon as the reader says so (the client-side stop).
+
+use super::{Model, OnDelta, Reply, Request, Role};
+use crate::error::Error;
+use crate::format::{Format, Lang, Move};
+use crate::host::{Host, LocalBoxFuture};
+use serde::Deserialize;
+use serde_json::Value;
+use std::cell::Cell;
+use std::rc::Rc;
+
+/// Text in English and Chinese, or one string for both.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum Text {
+    /// The same text in every language.
+    Same(String),
+    /// Per language; a missing Chinese text falls back to English.
+    Localized {
+        /// English.
+        en: String,
+        /// Chinese.
+        #[serde(default)]
+        zh: Option<String>,
+    },
+}
+
+impl Text {
+    /// The text in `lang`.
+    pub fn get(&self, lang: Lang) -> &str {
+        match self {
+            Text::Same(s) => s,
+            Text::Localized { en, zh } => match (lang, zh) {
+                (Lang::Zh, Some(zh)) => zh,
+                _ => en,
+            },
+        }
+    }
+}
+
+/// When a rule applies.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum When {
+    /// `"start"` (no step yet), `"*"` (always), or a text the latest observation contains.
+    One(String),
+    /// Any of these texts (e.g. the English and the Chinese wording).
+    Any(Vec<String>),
+}
+
+/// One rule of a policy: a condition and the reply it gives.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Rule {
+    /// When the rule applies.
+    pub when: When,
+    /// The thought (rendered in the run's format).
+    #[serde(default)]
+    pub thought: Option<Text>,
+    /// The tool to call.
+    #[serde(default)]
+    pub tool: Option<String>,
+    /// The tool's input: a text, or a JSON value.
+    #[serde(default)]
+    pub input: Option<Value>,
+    /// The final answer.
+    #[serde(default)]
+    pub answer: Option<Text>,
+    /// A raw reply instead of a rendered one (to show malformed or hallucinating models).
+    #[serde(default)]
+    pub raw: Option<Text>,
+}
+
+impl Rule {
+    fn applies(&self, is_start: bool, latest: &str) -> bool {
+        let one = |w: &str| match w {
+            "start" => is_start,
+            "*" => true,
+            text => !is_start && latest.contains(text),
+        };
+        match &self.when {
+            When::One(w) => one(w),
+            When::Any(ws) => ws.iter().any(|w| one(w)),
+        }
+    }
+
+    /// The reply text for step `n`.
+    fn reply(&self, format: Format, lang: Lang, n: u32) -> String {
+        if let Some(raw) = &self.raw {
+            return raw.get(lang).to_string();
+        }
+        let thought = self.thought.as_ref().map(|t| t.get(lang)).unwrap_or("");
+        let input = match &self.input {
+            Some(Value::Object(map)) if map.keys().all(|k| k == "en" || k == "zh") => {
+                let key = if lang == Lang::Zh && map.contains_key("zh") {
+                    "zh"
+                } else {
+                    "en"
+                };
+                map.get(key).cloned().unwrap_or(Value::Null)
+            }
+            Some(other) => other.clone(),
+            None => Value::String(String::new()),
+        };
+        match (&self.tool, &self.answer) {
+            (Some(tool), _) => format.turn(
+                n,
+                thought,
+                Move::Act {
+                    tool,
+                    input: &input,
+                },
+            ),
+            (None, Some(answer)) => format.turn(n, thought, Move::Answer(answer.get(lang))),
+            (None, None) => thought.to_string(),
+        }
+    }
+}
+
+/// How the scripted model decides what to say.
+#[derive(Clone, Debug)]
+pub enum Policy {
+    /// The first rule that applies to the latest observation.
+    Rules(Vec<Rule>),
+    /// These replies, in order.
+    Replay(Vec<String>),
+}
+
+/// The scripted model.
+pub struct Scripted {
+    name: String,
+    policy: Policy,
+    format: Format,
+    lang: Lang,
+    /// Pause between deltas, in milliseconds (0: as fast as possible).
+    pub delay_ms: u32,
+    /// Characters per streamed delta.
+    pub chunk_chars: usize,
+    replayed: Cell<usize>,
+    host: Rc<dyn Host>,
+}
+
+impl Scripted {
+    /// A scripted model called `scripted:<name>` following `policy`, rendering rule replies in
+    /// `format` and `lang`, pacing its stream with `host`.
+    pub fn new(name: &str, policy: Policy, format: Format, lang: Lang, host: Rc<dyn Host>) -> Self {
+        Scripted {
+            name: format!("scripted:{name}"),
+            policy,
+            format,
+            lang,
+            delay_ms: 0,
+            chunk_chars: 4,
+            replayed: Cell::new(0),
+            host,
+        }
+    }
+
+    /// The whole reply this model gives to `request` (before streaming).
+    pub fn reply_to(&self, request: &Request) -> Result<String, Error> {
+        match &self.policy {
+            Policy::Replay(replies) => {
+                let i = self.replayed.get();
+                self.replayed.set(i + 1);
+                replies.get(i).cloned().ok_or_else(|| {
+                    Error::model(format!(
+                        "the scripted replies ran out after {} replies",
+                        replies.len()
+                    ))
+                })
+            }
+            Policy::Rules(rules) => {
+                // Like a real model, the policy sees only the prompt: how many turns it has
+                // taken, and the latest message (the question, or the latest observation).
+                let turns = request
+                    .messages
+                    .iter()
+                    .filter(|m| m.role == Role::Assistant)
+                    .count();
+                let latest = request
+                    .messages
+                    .last()
+                    .map(|m| m.content.as_str())
+                    .unwrap_or("");
+                let n = turns as u32 + 1;
+                rules
+                    .iter()
+                    .find(|r| r.applies(turns == 0, latest))
+                    .map(|r| r.reply(self.format, self.lang, n))
+                    .ok_or_else(|| Error::model("the scripted policy has no rule for this observation; add a rule with \"when\": \"*\""))
+            }
+        }
+    }
+}
+
+impl Model for Scripted {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn complete<'a>(
+        &'a self,
+        request: Request<'a>,
+        on_delta: OnDelta<'a>,
+    ) -> LocalBoxFuture<'a, Result<Reply, Error>> {
+        Box::pin(async move {
+            let text = self.reply_to(&request)?;
+            let chars: Vec<char> = text.chars().collect();
+            for chunk in chars.chunks(self.chunk_chars.max(1)) {
+                if self.delay_ms > 0 {
+                    self.host.sleep(self.delay_ms).await;
+                }
+                let delta: String = chunk.iter().collect();
+                if !on_delta(&delta) {
+                    break; // the reader has what it needs (or the run was aborted)
+                }
+            }
+            Ok(Reply { usage: None })
+        })
+    }
+}

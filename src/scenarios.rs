@@ -1,0 +1,118 @@
+//! Built-in scenarios: offline demos from the seed articles, kept as data files in
+//! `data/scenarios/`.
+//!
+//! A scenario is a task (English and Chinese), the prompt format it is best shown in, the tools
+//! it needs, and the scripted model's policy. Anyone can add one by writing a JSON file; the
+//! page and the CLI list them from here.
+
+use crate::error::Error;
+use crate::format::Lang;
+use crate::llm::scripted::{Rule, Text};
+use serde::Deserialize;
+
+const FILES: &[&str] = &[
+    include_str!("../data/scenarios/apple-ceo.json"),
+    include_str!("../data/scenarios/einstein.json"),
+    include_str!("../data/scenarios/water.json"),
+    include_str!("../data/scenarios/format-repair.json"),
+    include_str!("../data/scenarios/max-steps.json"),
+    include_str!("../data/scenarios/hallucination.json"),
+    include_str!("../data/scenarios/html-injection.json"),
+];
+
+/// A built-in scenario.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Scenario {
+    /// The id used in links and on the command line (`apple-ceo`).
+    pub name: String,
+    /// A short title.
+    pub title: Text,
+    /// One sentence on what it shows.
+    pub description: Text,
+    /// The question.
+    pub task: Text,
+    /// The prompt format it is written for (`mrkl`, `paper`).
+    pub format: String,
+    /// Its step budget, when it differs from the default.
+    #[serde(default)]
+    pub max_steps: Option<u32>,
+    /// The built-in tools it uses (`search`, `lookup`, `calculator`).
+    pub tools: Vec<String>,
+    /// The scripted model's rules.
+    pub policy: Vec<Rule>,
+}
+
+/// All built-in scenarios, in menu order.
+pub fn all() -> Vec<Scenario> {
+    // The files are compiled in and checked by a test, so none is skipped in practice.
+    FILES
+        .iter()
+        .filter_map(|f| {
+            serde_json::from_str::<serde_json::Value>(f)
+                .and_then(serde_json::from_value)
+                .ok()
+        })
+        .collect()
+}
+
+/// The scenario called `name`, or an error listing the valid names.
+pub fn get(name: &str) -> Result<Scenario, Error> {
+    let all = all();
+    let names: Vec<String> = all.iter().map(|s| s.name.clone()).collect();
+    all.into_iter().find(|s| s.name == name).ok_or_else(|| {
+        Error::config(format!(
+            "unknown scenario \"{name}\"; the built-in scenarios are: {}",
+            names.join(", ")
+        ))
+    })
+}
+
+impl Scenario {
+    /// The task in `lang`.
+    pub fn task(&self, lang: Lang) -> &str {
+        self.task.get(lang)
+    }
+}
+
+/// Builds the offline agent for `scenario`: its tools and the scripted model following its
+/// policy, streaming with `delay_ms` between deltas. `config` says the format and language; its
+/// `max_steps` is replaced by the scenario's own when it has one.
+pub fn offline_agent(
+    scenario: &Scenario,
+    mut config: crate::agent::Config,
+    delay_ms: u32,
+    host: std::rc::Rc<dyn crate::host::Host>,
+) -> Result<crate::agent::Agent, Error> {
+    use crate::llm::scripted::{Policy, Scripted};
+    if let Some(max_steps) = scenario.max_steps {
+        config.max_steps = max_steps;
+    }
+    let tools = crate::tools::builtin(&scenario.tools, config.lang.name())?;
+    let mut model = Scripted::new(
+        &scenario.name,
+        Policy::Rules(scenario.policy.clone()),
+        config.format,
+        config.lang,
+        host.clone(),
+    );
+    model.delay_ms = delay_ms;
+    Ok(crate::agent::Agent::new(
+        config,
+        Box::new(model),
+        tools,
+        host,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_file_is_a_valid_scenario() {
+        assert_eq!(super::all().len(), super::FILES.len());
+        for file in super::FILES {
+            if let Err(e) = serde_json::from_str::<super::Scenario>(file) {
+                panic!("invalid scenario file: {e}\n{file}");
+            }
+        }
+    }
+}

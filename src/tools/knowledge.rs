@@ -1,0 +1,239 @@
+//! `search` and `lookup` over a small built-in knowledge base, with the ReAct paper's WikiEnv
+//! semantics, so the seed scenarios run offline.
+//!
+//! `search[entity]` opens the best-matching page and returns its first five sentences, or
+//! `Could not find [entity]. Similar: [...]`. `lookup[keyword]` returns the next sentence of the
+//! open page containing the keyword, as `(Result i / n) sentence` (the paper's wording, so a
+//! student sees the same observations as in the paper). The live Wikipedia version of the same
+//! environment is a separate tool; this one never touches the network.
+
+use super::{FnTool, Tool, ToolError};
+use serde::Deserialize;
+use serde_json::Value;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+const KNOWLEDGE_JSON: &str = include_str!("../../data/knowledge.json");
+/// How many sentences `search` shows of a page (the paper's `get_page_obs` shows five).
+const SENTENCES_SHOWN: usize = 5;
+
+#[derive(Deserialize)]
+struct Knowledge {
+    pages: Vec<Page>,
+}
+
+#[derive(Deserialize)]
+struct Page {
+    title: String,
+    aliases: Vec<String>,
+    en: String,
+    zh: String,
+}
+
+/// The open page and the current lookup (shared by `search` and `lookup`).
+#[derive(Default)]
+struct Browser {
+    sentences: Vec<String>,
+    keyword: String,
+    results: Vec<usize>,
+    next: usize,
+}
+
+/// The two tools, `search` and `lookup`, sharing one browser state. `lang` picks the page text
+/// (`zh` for Chinese, anything else English).
+pub fn tools(lang: &str) -> Vec<Rc<dyn Tool>> {
+    let pages: Rc<Vec<Page>> = Rc::new(
+        serde_json::from_str::<Value>(KNOWLEDGE_JSON)
+            .and_then(serde_json::from_value::<Knowledge>)
+            .map(|k| k.pages)
+            .unwrap_or_default(), // the file is compiled in and tested; never fails in practice
+    );
+    let chinese = lang == "zh";
+    let browser = Rc::new(RefCell::new(Browser::default()));
+
+    let state = browser.clone();
+    let search = FnTool::new(
+        "search",
+        "Searches the encyclopedia for an entity (a person, place, company, topic) and returns the first sentences of its page, or similar titles when there is no page.",
+        "query",
+        move |query: &str| {
+            if query.is_empty() {
+                return Err(ToolError::BadInput("search needs an entity, e.g. search[Albert Einstein]".into()));
+            }
+            let Some(page) = best_page(&pages, query) else {
+                let titles: Vec<&str> = pages.iter().map(|p| p.title.as_str()).collect();
+                return Ok(format!("Could not find [{query}]. Similar: {titles:?}."));
+            };
+            let text = if chinese { &page.zh } else { &page.en };
+            let mut browser = state.borrow_mut();
+            *browser = Browser { sentences: sentences(text), ..Browser::default() };
+            Ok(browser.sentences.iter().take(SENTENCES_SHOWN).cloned().collect::<Vec<_>>().join(" "))
+        },
+    );
+    let lookup = FnTool::new(
+        "lookup",
+        "Returns the next sentence containing a keyword in the page opened by the last search.",
+        "keyword",
+        move |keyword: &str| {
+            let mut browser = browser.borrow_mut();
+            if browser.sentences.is_empty() {
+                return Err(ToolError::BadInput(
+                    "there is no open page: search for an entity first".into(),
+                ));
+            }
+            // A new keyword starts a new list of results; the same keyword moves to the next one.
+            if browser.keyword != keyword.to_ascii_lowercase() {
+                let needle = keyword.to_ascii_lowercase();
+                browser.results = (0..browser.sentences.len())
+                    .filter(|i| browser.sentences[*i].to_ascii_lowercase().contains(&needle))
+                    .collect();
+                browser.keyword = needle;
+                browser.next = 0;
+            }
+            let Some(&sentence) = browser.results.get(browser.next) else {
+                return Ok("No more results.".into());
+            };
+            browser.next += 1;
+            Ok(format!(
+                "(Result {} / {}) {}",
+                browser.next,
+                browser.results.len(),
+                browser.sentences[sentence]
+            ))
+        },
+    );
+    vec![Rc::new(search), Rc::new(lookup)]
+}
+
+/// The page whose title or alias best matches `query`: an exact match, then the longest alias
+/// the query contains (or that contains the query), then the most shared words.
+fn best_page<'p>(pages: &'p [Page], query: &str) -> Option<&'p Page> {
+    let q = normalize(query);
+    let words: Vec<&str> = q.split(' ').filter(|w| w.chars().count() >= 3).collect();
+    let score = |page: &Page| -> usize {
+        let names = std::iter::once(normalize(&page.title))
+            .chain(page.aliases.iter().map(|a| normalize(a)));
+        let mut best = 0;
+        for name in names {
+            if name.is_empty() {
+                continue;
+            }
+            if name == q {
+                best = best.max(1000);
+            } else if q.contains(&name) || name.contains(&q) {
+                best = best.max(100 + name.len());
+            } else {
+                // Shared words count only when they cover at least half of the name, so
+                // "cricket club phone number" does not open the page on a phone.
+                let shared = words
+                    .iter()
+                    .filter(|w| name.split(' ').any(|n| n == **w))
+                    .count();
+                if shared * 2 >= name.split(' ').count() {
+                    best = best.max(shared * 10);
+                }
+            }
+        }
+        best
+    };
+    pages
+        .iter()
+        .map(|p| (score(p), p))
+        .filter(|(s, _)| *s > 0)
+        .max_by_key(|(s, _)| *s)
+        .map(|(_, p)| p)
+}
+
+fn normalize(s: &str) -> String {
+    let cleaned: String = s
+        .to_ascii_lowercase()
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '·' || c == '<' {
+                c
+            } else {
+                ' '
+            }
+        })
+        .collect();
+    cleaned.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Splits text into sentences at `. ` `! ` `? ` and the Chinese full stops.
+fn sentences(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        current.push(c);
+        let ends = matches!(c, '。' | '!' | '?')
+            || (matches!(c, '.' | '!' | '?') && chars.peek().is_none_or(|n| n.is_whitespace()));
+        if ends {
+            let s = current.trim();
+            if !s.is_empty() {
+                out.push(s.to_string());
+            }
+            current.clear();
+        }
+    }
+    if !current.trim().is_empty() {
+        out.push(current.trim().to_string());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::block_on;
+
+    fn call(tool: &Rc<dyn Tool>, input: &str) -> Result<String, ToolError> {
+        block_on(tool.call(&Value::String(input.into())))
+    }
+
+    #[test]
+    fn search_and_lookup_follow_the_paper() {
+        let t = tools("en");
+        let (search, lookup) = (&t[0], &t[1]);
+        assert_eq!(
+            call(lookup, "born"),
+            Err(ToolError::BadInput(
+                "there is no open page: search for an entity first".into()
+            ))
+        );
+        let page = call(search, "Albert Einstein").unwrap();
+        assert!(page.starts_with("Albert Einstein (14 March 1879"), "{page}");
+        assert!(
+            !page.contains("Ulm"),
+            "the birthplace is beyond the first five sentences: {page}"
+        );
+        assert_eq!(
+            call(lookup, "born").unwrap(),
+            "(Result 1 / 1) Einstein was born in Ulm, in the Kingdom of Württemberg in the German Empire."
+        );
+        assert_eq!(call(lookup, "born").unwrap(), "No more results.");
+        let apple = call(search, "current CEO of Apple").unwrap();
+        assert!(
+            apple.contains("The current CEO of Apple Inc. is Tim Cook, who"),
+            "{apple}"
+        );
+        assert!(call(search, "Tim Cook hometown")
+            .unwrap()
+            .contains("born in Mobile, Alabama"));
+        assert!(call(search, "Zanzibar cricket")
+            .unwrap()
+            .starts_with("Could not find [Zanzibar cricket]. Similar: ["));
+    }
+
+    #[test]
+    fn chinese_pages() {
+        let t = tools("zh");
+        assert!(call(&t[0], "苹果公司现任CEO")
+            .unwrap()
+            .contains("蒂姆·库克"));
+        assert!(call(&t[0], "爱因斯坦")
+            .unwrap()
+            .starts_with("阿尔伯特·爱因斯坦"));
+        assert!(call(&t[1], "出生于").unwrap().contains("乌尔姆"));
+    }
+}

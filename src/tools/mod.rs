@@ -1,0 +1,182 @@
+//! Tools: a name, a description, a JSON Schema for the input, and a function.
+//!
+//! The registry is the agent's list of "known actions" (Simon Willison's ReAct keeps a dict of
+//! them for the same reason): the prompt's tool descriptions are rendered from it, never
+//! hand-copied, and the parser checks action names against it. Tools report two kinds of
+//! failure, both shown to the model as observations: [`ToolError::BadInput`] is the model's
+//! mistake (counted as a bad call), [`ToolError::Failed`] is the tool's (not counted).
+
+pub mod calculator;
+pub mod knowledge;
+
+use crate::host::LocalBoxFuture;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::rc::Rc;
+
+/// What the model is told about a tool.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToolSpec {
+    /// The name the model writes after `Action:`.
+    pub name: String,
+    /// What the tool is for, in one or two sentences.
+    pub description: String,
+    /// JSON Schema of the input.
+    #[serde(default = "default_schema")]
+    pub parameters: Value,
+}
+
+fn default_schema() -> Value {
+    string_schema("input")
+}
+
+/// The schema of a tool that takes one string, called `field`.
+pub fn string_schema(field: &str) -> Value {
+    serde_json::json!({
+        "type": "object",
+        "properties": {field: {"type": "string"}},
+        "required": [field]
+    })
+}
+
+/// Why a tool call produced no result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ToolError {
+    /// The input does not fit the tool: the model's mistake; the message says what was expected.
+    BadInput(String),
+    /// The tool itself failed (a division by zero, a missing page, a JS exception).
+    Failed(String),
+}
+
+/// A tool the agent can call.
+pub trait Tool {
+    /// Name, description and input schema.
+    fn spec(&self) -> &ToolSpec;
+    /// Runs the tool on `input` (a JSON string for plain-text inputs) and returns the observation.
+    fn call<'a>(&'a self, input: &'a Value) -> LocalBoxFuture<'a, Result<String, ToolError>>;
+}
+
+/// The tools an agent may use, in the order they were registered (the prompt lists them so).
+#[derive(Clone, Default)]
+pub struct Registry {
+    tools: Vec<Rc<dyn Tool>>,
+}
+
+impl Registry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a tool, replacing one of the same name (case-insensitive).
+    pub fn register(&mut self, tool: Rc<dyn Tool>) {
+        let name = tool.spec().name.clone();
+        self.tools
+            .retain(|t| !t.spec().name.eq_ignore_ascii_case(&name));
+        self.tools.push(tool);
+    }
+
+    /// The tool called `name`, ignoring case (models write `Search` for `search`).
+    pub fn get(&self, name: &str) -> Option<&Rc<dyn Tool>> {
+        let name = name.trim();
+        self.tools
+            .iter()
+            .find(|t| t.spec().name.eq_ignore_ascii_case(name))
+    }
+
+    /// All tool specs, in order.
+    pub fn specs(&self) -> impl Iterator<Item = &ToolSpec> {
+        self.tools.iter().map(|t| t.spec())
+    }
+
+    /// All tool names, in order.
+    pub fn names(&self) -> Vec<String> {
+        self.specs().map(|s| s.name.clone()).collect()
+    }
+
+    /// Whether there are no tools.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+}
+
+/// Reads the one string a single-input tool needs from what the model wrote: a bare string, or
+/// an object carrying it under `key` (or under its only field, e.g. `{"tool_input": "..."}`,
+/// which LangChain-trained models often write). Anything else is a bad input naming the field.
+pub fn text_input(input: &Value, key: &str) -> Result<String, ToolError> {
+    match input {
+        Value::String(s) => Ok(s.trim().to_string()),
+        Value::Number(n) => Ok(n.to_string()),
+        Value::Object(map) => match map.get(key) {
+            Some(Value::String(s)) => Ok(s.trim().to_string()),
+            Some(Value::Number(n)) => Ok(n.to_string()),
+            Some(_) => Err(ToolError::BadInput(format!(
+                "the field \"{key}\" must be a string"
+            ))),
+            None if map.len() == 1 => match map.values().next() {
+                Some(Value::String(s)) => Ok(s.trim().to_string()),
+                _ => Err(ToolError::BadInput(format!(
+                    "expected a string in the field \"{key}\""
+                ))),
+            },
+            None => Err(ToolError::BadInput(format!("missing the field \"{key}\""))),
+        },
+        _ => Err(ToolError::BadInput(format!(
+            "expected a string, or an object with the string field \"{key}\""
+        ))),
+    }
+}
+
+/// A tool made from a plain function of one string (the built-ins, and tests). The schema
+/// names that string `field`, and the same name is used to read it, so the two cannot drift.
+pub struct FnTool<F> {
+    spec: ToolSpec,
+    field: String,
+    function: F,
+}
+
+impl<F: Fn(&str) -> Result<String, ToolError>> FnTool<F> {
+    /// A tool called `name` whose one string input is called `field`.
+    pub fn new(name: &str, description: &str, field: &str, function: F) -> Self {
+        FnTool {
+            spec: ToolSpec {
+                name: name.into(),
+                description: description.into(),
+                parameters: string_schema(field),
+            },
+            field: field.into(),
+            function,
+        }
+    }
+}
+
+impl<F: Fn(&str) -> Result<String, ToolError>> Tool for FnTool<F> {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+    fn call<'a>(&'a self, input: &'a Value) -> LocalBoxFuture<'a, Result<String, ToolError>> {
+        Box::pin(std::future::ready(
+            text_input(input, &self.field).and_then(|text| (self.function)(&text)),
+        ))
+    }
+}
+
+/// The built-in tools called `names` (`search`, `lookup`, `calculator`), in that order;
+/// `lang` picks the language of the offline knowledge base.
+pub fn builtin(names: &[String], lang: &str) -> Result<Registry, crate::error::Error> {
+    let mut registry = Registry::new();
+    let knowledge = knowledge::tools(lang);
+    for name in names {
+        match name.as_str() {
+            "search" => registry.register(knowledge[0].clone()),
+            "lookup" => registry.register(knowledge[1].clone()),
+            "calculator" => registry.register(calculator::tool()),
+            other => {
+                return Err(crate::error::Error::config(format!(
+                    "unknown built-in tool \"{other}\"; the built-in tools are: search, lookup, calculator"
+                )))
+            }
+        }
+    }
+    Ok(registry)
+}
