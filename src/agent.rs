@@ -1,0 +1,444 @@
+//! The Thought → Action → Observation loop.
+//!
+//! Each step renders the prompt from the trajectory, lets the model continue it (reading the
+//! reply as it streams, and stopping it at a hallucinated `Observation`), then either records
+//! the final answer or runs the tool and appends what it returned. Model mistakes become repair
+//! observations the model reads next turn, counted in `n_badcalls` as in the paper's code;
+//! program errors (the model endpoint failing) end the run with the trajectory intact.
+
+use crate::error::{Error, ErrorKind};
+use crate::format::parse::{ParseEvent, StreamParser, Verdict};
+use crate::format::{Format, Lang};
+use crate::host::Host;
+use crate::llm::{Message, Model, Request};
+use crate::tools::{Registry, ToolError};
+use crate::trajectory::{Action, Repair, Retry, Step, StopReason, Trajectory};
+use serde::Serialize;
+use serde_json::Value;
+use std::cell::Cell;
+use std::rc::Rc;
+
+/// How the agent runs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The prompt format.
+    pub format: Format,
+    /// The prompt language.
+    pub lang: Lang,
+    /// Steps before the run stops without an answer (the paper's loop runs 8).
+    pub max_steps: u32,
+    /// How many times an unreadable reply is asked again before it becomes a repair
+    /// observation (the paper's code retries; 0 repairs at once).
+    pub retries: u32,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            format: Format::Mrkl,
+            lang: Lang::En,
+            max_steps: 8,
+            retries: 1,
+        }
+    }
+}
+
+/// What happens during a run, as it happens (the page draws these; tests check their order).
+/// In every variant `index` is the 1-based step number and `text` the payload.
+#[allow(missing_docs)] // the fields are named for what they hold; see above
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Event<'a> {
+    /// Step `index` begins.
+    Step { index: u32 },
+    /// A streamed piece of the model's reply.
+    Token { index: u32, text: &'a str },
+    /// The step's thought is complete.
+    Thought { index: u32, text: &'a str },
+    /// The step's action is known.
+    Action {
+        index: u32,
+        tool: &'a str,
+        input: &'a Value,
+    },
+    /// What the tool returned.
+    Observation { index: u32, text: &'a str },
+    /// The reply could not be used; `message` is what the model is told.
+    Repair {
+        index: u32,
+        why: &'a str,
+        message: &'a str,
+    },
+    /// Something the reader should know (a cut stream, ignored text, a retry).
+    Note { index: u32, text: &'a str },
+    /// The final answer.
+    Answer { index: u32, text: &'a str },
+    /// The run ended.
+    Stopped {
+        reason: StopReason,
+        message: Option<&'a str>,
+    },
+}
+
+/// Receives events.
+pub type Observer<'a> = &'a mut dyn FnMut(&Event);
+
+/// A flag that stops a run at the next delta or step; cheap to clone and share with a callback.
+#[derive(Clone, Debug, Default)]
+pub struct Abort(Rc<Cell<bool>>);
+
+impl Abort {
+    /// Asks the run to stop.
+    pub fn abort(&self) {
+        self.0.set(true);
+    }
+    /// Whether the run was asked to stop.
+    pub fn is_aborted(&self) -> bool {
+        self.0.get()
+    }
+    /// Clears the flag, to reuse an agent after an aborted run.
+    pub fn reset(&self) {
+        self.0.set(false);
+    }
+}
+
+/// A ReAct agent: a model, tools, a format, and the loop that ties them together.
+pub struct Agent {
+    /// Settings.
+    pub config: Config,
+    /// The model that thinks.
+    pub model: Box<dyn Model>,
+    /// The tools it may use.
+    pub tools: Registry,
+    /// Stops the current run when set.
+    pub abort: Abort,
+    host: Rc<dyn Host>,
+}
+
+impl Agent {
+    /// An agent with these parts; `host` supplies the clock.
+    pub fn new(config: Config, model: Box<dyn Model>, tools: Registry, host: Rc<dyn Host>) -> Self {
+        Agent {
+            config,
+            model,
+            tools,
+            abort: Abort::default(),
+            host,
+        }
+    }
+
+    /// Runs `task` to the end: an answer, `max_steps`, an abort, or an error.
+    ///
+    /// ```text
+    /// memory = [task]
+    /// while not done: action = llm(memory); observation = env(action); memory += [action, observation]
+    /// ```
+    pub async fn run(&self, task: &str, on_event: Observer<'_>) -> Trajectory {
+        let mut trajectory = self.start(task);
+        while trajectory.stop.is_none() {
+            self.step(&mut trajectory, on_event).await;
+        }
+        trajectory
+    }
+
+    /// A new, empty trajectory for `task` (the `memory = [task]` of the pseudocode).
+    pub fn start(&self, task: &str) -> Trajectory {
+        Trajectory::new(
+            task,
+            self.config.format.name(),
+            self.config.lang.name(),
+            &self.model.name(),
+        )
+    }
+
+    /// The exact prompt the model receives for the next step of `trajectory`.
+    pub fn prompt(&self, trajectory: &Trajectory) -> Vec<Message> {
+        self.config
+            .format
+            .render(trajectory, &self.tools, self.config.lang)
+    }
+
+    /// Advances `trajectory` by one step (or ends it). Runs can be resumed or forked from any
+    /// trajectory: everything the step needs is in it.
+    pub async fn step(&self, trajectory: &mut Trajectory, on_event: Observer<'_>) {
+        if trajectory.stop.is_some() {
+            return;
+        }
+        if self.abort.is_aborted() {
+            return end(trajectory, StopReason::Aborted, None, on_event);
+        }
+        if trajectory.steps.len() as u32 >= self.config.max_steps {
+            let message = format!("no answer after {} steps", self.config.max_steps);
+            return end(trajectory, StopReason::MaxSteps, Some(message), on_event);
+        }
+        let started = self.host.now_ms();
+        let index = trajectory.steps.len() as u32 + 1;
+        let mut step = Step {
+            index,
+            ..Step::default()
+        };
+        on_event(&Event::Step { index });
+
+        // Thought + Action: the model continues the prompt rendered from the trajectory.
+        let verdict = self.think(trajectory, &mut step, on_event).await;
+
+        // Act: record the answer, or run the tool and keep what it returns.
+        let stopped = match verdict {
+            Ok(Verdict::Final { answer, .. }) => {
+                on_event(&Event::Answer {
+                    index,
+                    text: &answer,
+                });
+                step.answer = Some(answer.clone());
+                trajectory.answer = Some(answer);
+                Some((StopReason::Answer, None))
+            }
+            Ok(Verdict::Action { tool, input, .. }) => {
+                self.act(trajectory, &mut step, tool, input, on_event).await;
+                None
+            }
+            Ok(Verdict::Error { why, message, .. }) => {
+                // A mistake of the model: it reads the explanation next turn and tries again.
+                trajectory.stats.n_badcalls += 1;
+                on_event(&Event::Repair {
+                    index,
+                    why: &why,
+                    message: &message,
+                });
+                step.observation = Some(message.clone());
+                step.repair = Some(Repair { why, message });
+                None
+            }
+            Err(error) => {
+                let reason = if error.kind == ErrorKind::Aborted {
+                    StopReason::Aborted
+                } else {
+                    StopReason::Error
+                };
+                step.notes.push(format!("interrupted: {error}"));
+                Some((reason, Some(error.message)))
+            }
+        };
+
+        // Keep the step, even an interrupted one: nothing already done is lost.
+        let elapsed = self.host.now_ms() - started;
+        trajectory.stats.elapsed_ms = micros(trajectory.stats.elapsed_ms + elapsed);
+        if stopped.is_none() || !step.raw.is_empty() || step.answer.is_some() {
+            trajectory.steps.push(step);
+            trajectory.stats.steps = trajectory.steps.len() as u32;
+        }
+        if let Some((reason, message)) = stopped {
+            end(trajectory, reason, message, on_event);
+        }
+    }
+
+    /// Asks the model for the next Thought and Action, reading its reply as it streams, and
+    /// asks again (up to `retries` times) when the reply cannot be read.
+    async fn think(
+        &self,
+        trajectory: &mut Trajectory,
+        step: &mut Step,
+        on_event: Observer<'_>,
+    ) -> Result<Verdict, Error> {
+        let index = step.index;
+        let format = self.config.format;
+        let messages = self.prompt(trajectory);
+        // The stop sequence is sent to the provider, and enforced here too: the parser cuts
+        // the reply at an `Observation` the model invents, and we stop the stream right there.
+        let stop = format.stop_sequences(index);
+        let options = format.parse_options(&self.tools);
+        let mut attempt = 0;
+        loop {
+            let mut parser = StreamParser::new(options.clone());
+            // What the stream has announced so far; the rest is announced after `finish`.
+            let (mut tool, mut thought_sent, mut action_sent) = (String::new(), false, false);
+            let started = self.host.now_ms();
+            let abort = &self.abort;
+            let mut on_delta = |delta: &str| -> bool {
+                if abort.is_aborted() {
+                    return false;
+                }
+                on_event(&Event::Token { index, text: delta });
+                for event in parser.push_str(delta) {
+                    match event {
+                        ParseEvent::Thought(text) => {
+                            thought_sent = true;
+                            on_event(&Event::Thought { index, text: &text });
+                        }
+                        ParseEvent::Action(name) => tool = name,
+                        ParseEvent::ActionInput(input) => {
+                            action_sent = true;
+                            on_event(&Event::Action {
+                                index,
+                                tool: &tool,
+                                input: &input,
+                            });
+                        }
+                        // The model began to invent an Observation: stop the stream here.
+                        ParseEvent::Cut { .. } => return false,
+                    }
+                }
+                true
+            };
+            let reply = self
+                .model
+                .complete(
+                    Request {
+                        messages: &messages,
+                        stop: &stop,
+                    },
+                    &mut on_delta,
+                )
+                .await;
+            step.timing.model_ms = micros(step.timing.model_ms + self.host.now_ms() - started);
+            trajectory.stats.n_calls += 1;
+            step.raw = parser.text().to_string();
+            if self.abort.is_aborted() {
+                return Err(Error::new(ErrorKind::Aborted, "aborted by the user"));
+            }
+            if let Some(usage) = reply?.usage {
+                trajectory.stats.prompt_tokens += usage.prompt_tokens;
+                trajectory.stats.completion_tokens += usage.completion_tokens;
+                let total = step.usage.get_or_insert_with(Default::default);
+                total.prompt_tokens += usage.prompt_tokens;
+                total.completion_tokens += usage.completion_tokens;
+            }
+            let parsed = parser.finish();
+            for note in &parsed.notes {
+                on_event(&Event::Note { index, text: note });
+            }
+            match parsed.verdict {
+                // Like the paper's code: an unreadable reply is a bad call, asked again. (An
+                // unknown tool is readable: the repair naming the valid tools helps more.)
+                Verdict::Error { why, message, .. }
+                    if attempt < self.config.retries && why != "unknown_tool" =>
+                {
+                    attempt += 1;
+                    trajectory.stats.n_badcalls += 1;
+                    let note = format!(
+                        "the reply could not be read ({why}); asking again ({attempt}/{})",
+                        self.config.retries
+                    );
+                    on_event(&Event::Note { index, text: &note });
+                    step.retries.push(Retry {
+                        raw: std::mem::take(&mut step.raw),
+                        why,
+                        message,
+                    });
+                }
+                verdict => {
+                    let (Verdict::Action { thought, .. }
+                    | Verdict::Final { thought, .. }
+                    | Verdict::Error { thought, .. }) = &verdict;
+                    step.thought = thought.trim().to_string();
+                    if !thought_sent && !step.thought.is_empty() {
+                        on_event(&Event::Thought {
+                            index,
+                            text: &step.thought,
+                        });
+                    }
+                    if let (Verdict::Action { tool, input, .. }, false) = (&verdict, action_sent) {
+                        on_event(&Event::Action { index, tool, input });
+                    }
+                    step.notes = parsed.notes;
+                    return Ok(verdict);
+                }
+            }
+        }
+    }
+
+    /// Runs the tool the model chose and records the observation.
+    async fn act(
+        &self,
+        trajectory: &mut Trajectory,
+        step: &mut Step,
+        tool: String,
+        input: Value,
+        on_event: Observer<'_>,
+    ) {
+        let index = step.index;
+        step.action = Some(Action {
+            tool: tool.clone(),
+            input: input.clone(),
+        });
+        let Some(found) = self.tools.get(&tool) else {
+            // The parser checks names against the registry, so this is only reached when a
+            // tool was removed mid-run; it is still the model's mistake to repair.
+            let message = format!(
+                "Unknown tool \"{tool}\". Valid tools: {}.",
+                self.tools.names().join(", ")
+            );
+            return self.repair(trajectory, step, "unknown_tool", message, on_event);
+        };
+        let started = self.host.now_ms();
+        let result = found.call(&input).await;
+        step.timing.tool_ms = micros(self.host.now_ms() - started);
+        match result {
+            Ok(observation) => {
+                on_event(&Event::Observation {
+                    index,
+                    text: &observation,
+                });
+                step.observation = Some(observation);
+            }
+            Err(ToolError::BadInput(problem)) => {
+                let message = format!(
+                    "Invalid input for {tool}: {problem}. Its input schema is {}.",
+                    found.spec().parameters
+                );
+                self.repair(trajectory, step, "bad_input", message, on_event);
+            }
+            Err(ToolError::Failed(problem)) => {
+                let observation = format!("Error: {tool} failed: {problem}");
+                on_event(&Event::Observation {
+                    index,
+                    text: &observation,
+                });
+                step.observation = Some(observation);
+            }
+        }
+    }
+
+    fn repair(
+        &self,
+        trajectory: &mut Trajectory,
+        step: &mut Step,
+        why: &str,
+        message: String,
+        on_event: Observer<'_>,
+    ) {
+        trajectory.stats.n_badcalls += 1;
+        on_event(&Event::Repair {
+            index: step.index,
+            why,
+            message: &message,
+        });
+        step.observation = Some(message.clone());
+        step.repair = Some(Repair {
+            why: why.into(),
+            message,
+        });
+    }
+}
+
+/// Ends the run and says so.
+fn end(
+    trajectory: &mut Trajectory,
+    reason: StopReason,
+    message: Option<String>,
+    on_event: Observer<'_>,
+) {
+    trajectory.finish(reason, message);
+    if let Some(stop) = &trajectory.stop {
+        on_event(&Event::Stopped {
+            reason: stop.reason,
+            message: stop.message.as_deref(),
+        });
+    }
+}
+
+/// Milliseconds rounded to the microsecond: finer digits are noise, and short decimals survive
+/// a JSON round trip unchanged.
+fn micros(ms: f64) -> f64 {
+    (ms * 1000.0).round() / 1000.0
+}

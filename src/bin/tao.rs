@@ -1,0 +1,173 @@
+//! `tao`: the native command-line tool, for debugging what the page does.
+//!
+//! The seeds' advice for a misbehaving agent is "print the full prompt, look at the raw
+//! output"; this does both, with no browser:
+//!
+//! ```text
+//! tao parse --format mrkl|paper|json [--final-marker M] [--tools a,b]   < reply.txt
+//! tao parse --jsonl                                                      < cases.jsonl
+//! tao run --scenario NAME [--format F] [--lang en|zh] [--max-steps N] [--task T] [--json] [--show-prompts]
+//! tao scenarios
+//! ```
+
+// The CLI is native only; built for wasm (as cargo does for wasm tests) it does nothing.
+#[cfg(target_arch = "wasm32")]
+fn main() {}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() -> std::process::ExitCode {
+    cli::main()
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod cli {
+    use std::io::{BufRead, Read, Write};
+    use std::process::ExitCode;
+    use std::rc::Rc;
+    use tao_agent::format::parse::{self, ParseOptions, Style};
+    use tao_agent::format::{Format, Lang};
+    use tao_agent::host::{block_on, NativeHost};
+    use tao_agent::llm::Role;
+    use tao_agent::{scenarios, Config, Trajectory};
+
+    const USAGE: &str = "usage:
+      tao parse --format mrkl|paper|json [--final-marker M] [--tools a,b] < reply.txt
+      tao parse --jsonl < cases.jsonl      (one {id, text, style, final_marker, prompt_suffix, tools} per line)
+      tao run --scenario NAME [--format mrkl|paper] [--lang en|zh] [--max-steps N] [--task T] [--json] [--show-prompts]
+      tao scenarios";
+
+    pub fn main() -> ExitCode {
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        let result = match args.first().map(String::as_str) {
+            Some("parse") => parse_command(&args[1..]),
+            Some("run") => run_command(&args[1..]),
+            Some("scenarios") => {
+                for s in scenarios::all() {
+                    println!("{:<15} {:<6} {}", s.name, s.format, s.title.get(Lang::En));
+                }
+                Ok(())
+            }
+            _ => Err(USAGE.to_string()),
+        };
+        match result {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("tao: {message}");
+                ExitCode::from(2)
+            }
+        }
+    }
+
+    /// The value after `--name`, if given.
+    fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .map(String::as_str)
+    }
+
+    fn parse_command(args: &[String]) -> Result<(), String> {
+        let stdout = std::io::stdout();
+        let mut out = stdout.lock();
+        if args.iter().any(|a| a == "--jsonl") {
+            for line in std::io::stdin().lock().lines() {
+                let line = line.map_err(|e| format!("cannot read stdin: {e}"))?;
+                if line.trim().is_empty() {
+                    continue;
+                }
+                let verdict = match serde_json::from_str::<serde_json::Value>(&line) {
+                    Ok(case) => parse::verdict_for_case(&case),
+                    Err(e) => {
+                        serde_json::json!({"id": null, "kind": "error", "why": "bad_request", "message": format!("not a JSON line: {e}")})
+                    }
+                };
+                writeln!(out, "{verdict}").map_err(|e| e.to_string())?;
+            }
+            return Ok(());
+        }
+        let style_name = flag(args, "--format").unwrap_or("mrkl");
+        let style = Style::from_name(style_name).ok_or(format!(
+            "unknown format \"{style_name}\"; use mrkl, paper or json"
+        ))?;
+        let mut options = ParseOptions::new(style);
+        options.stop_at_observation = false;
+        options.final_marker = flag(args, "--final-marker").map(str::to_string);
+        options.tools =
+            flag(args, "--tools").map(|t| t.split(',').map(|s| s.trim().to_string()).collect());
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read stdin: {e}"))?;
+        let text = String::from_utf8_lossy(&bytes);
+        writeln!(
+            out,
+            "{}",
+            parse::verdict_json(&parse::parse(&text, &options))
+        )
+        .map_err(|e| e.to_string())
+    }
+
+    fn run_command(args: &[String]) -> Result<(), String> {
+        let name = flag(args, "--scenario")
+            .ok_or("tao run needs --scenario NAME (see `tao scenarios`)")?;
+        let scenario = scenarios::get(name).map_err(|e| e.message)?;
+        let lang = match flag(args, "--lang") {
+            Some(l) => {
+                Lang::from_name(l).ok_or(format!("unknown language \"{l}\"; use en or zh"))?
+            }
+            None => Lang::En,
+        };
+        let format_name = flag(args, "--format").unwrap_or(&scenario.format);
+        let format = Format::from_name(format_name).ok_or(format!(
+            "unknown format \"{format_name}\"; use mrkl or paper"
+        ))?;
+        let mut config = Config {
+            format,
+            lang,
+            ..Config::default()
+        };
+        if let Some(n) = flag(args, "--max-steps") {
+            config.max_steps = n
+                .parse()
+                .map_err(|_| format!("--max-steps takes a whole number, not \"{n}\""))?;
+        }
+        let task = flag(args, "--task")
+            .map(str::to_string)
+            .unwrap_or_else(|| scenario.task(lang).to_string());
+        let mut agent =
+            scenarios::offline_agent(&scenario, config, 0, Rc::new(NativeHost::default()))
+                .map_err(|e| e.message)?;
+        if let Some(n) = flag(args, "--max-steps") {
+            agent.config.max_steps = n.parse().unwrap_or(agent.config.max_steps);
+        }
+        let trajectory = block_on(agent.run(&task, &mut |_| {}));
+        if args.iter().any(|a| a == "--show-prompts") {
+            print_prompts(&agent, &trajectory);
+        }
+        if args.iter().any(|a| a == "--json") {
+            println!("{}", trajectory.to_json());
+        } else {
+            print!("{}", trajectory.to_text());
+        }
+        Ok(())
+    }
+
+    /// The exact prompt of each step. The prompt is rendered from the trajectory, so the prompt of
+    /// step k is the rendering of the first k-1 steps.
+    fn print_prompts(agent: &tao_agent::Agent, trajectory: &Trajectory) {
+        for k in 0..trajectory.steps.len() {
+            let mut before = trajectory.clone();
+            before.steps.truncate(k);
+            println!("──────── prompt for step {} ────────", k + 1);
+            for message in agent.prompt(&before) {
+                let role = match message.role {
+                    Role::System => "system",
+                    Role::User => "user",
+                    Role::Assistant => "assistant",
+                };
+                println!("[{role}]\n{}\n", message.content);
+            }
+        }
+        println!("──────── run ────────");
+    }
+}
