@@ -1,0 +1,346 @@
+//! The loop's contract, checked through what a caller sees: events, stop reasons, counts.
+
+use serde_json::json;
+use std::rc::Rc;
+use tao_agent::format::{Format, Lang};
+use tao_agent::host::{block_on, NativeHost};
+use tao_agent::llm::scripted::{Policy, Scripted};
+use tao_agent::llm::Role;
+use tao_agent::tools::{FnTool, Registry, ToolError};
+use tao_agent::{scenarios, Agent, Config, Event, StopReason};
+
+fn replay(replies: &[&str], tools: Registry, config: Config) -> Agent {
+    let host = Rc::new(NativeHost::default());
+    let replies = replies.iter().map(|r| r.to_string()).collect();
+    let model = Scripted::new(
+        "test",
+        Policy::Replay(replies),
+        config.format,
+        config.lang,
+        host.clone(),
+    );
+    Agent::new(config, Box::new(model), tools, host)
+}
+
+fn echo_tools() -> Registry {
+    let mut tools = Registry::new();
+    tools.register(Rc::new(FnTool::new(
+        "echo",
+        "Repeats its input.",
+        "text",
+        |text: &str| Ok(format!("echo: {text}")),
+    )));
+    tools
+}
+
+// The thought of a final step is announced when the reply ends (the parser cannot know the
+// final answer's label is the last one before that), so it follows all of the step's tokens.
+
+/// Events as compact strings, e.g. `action:1:echo`.
+fn event_trace(agent: &Agent, task: &str) -> Vec<String> {
+    let mut trace = Vec::new();
+    block_on(agent.run(task, &mut |e| {
+        trace.push(match e {
+            Event::Step { index } => format!("step:{index}"),
+            Event::Token { .. } => "token".into(),
+            Event::Thought { index, .. } => format!("thought:{index}"),
+            Event::Action { index, tool, .. } => format!("action:{index}:{tool}"),
+            Event::Observation { index, .. } => format!("observation:{index}"),
+            Event::Repair { index, why, .. } => format!("repair:{index}:{why}"),
+            Event::Note { index, .. } => format!("note:{index}"),
+            Event::Answer { index, .. } => format!("answer:{index}"),
+            Event::Stopped { reason, .. } => format!("stopped:{}", reason.name()),
+        })
+    }));
+    trace.dedup(); // collapse runs of token events
+    trace
+}
+
+#[test]
+fn events_arrive_in_loop_order() {
+    let agent = replay(
+        &[
+            "Thought: say hi\nAction: echo\nAction Input: hi",
+            "Thought: done\nFinal Answer: hi",
+        ],
+        echo_tools(),
+        Config::default(),
+    );
+    assert_eq!(
+        event_trace(&agent, "greet"),
+        [
+            "step:1",
+            "token",
+            "thought:1",
+            "token",
+            "action:1:echo",
+            "observation:1",
+            "step:2",
+            "token",
+            "thought:2",
+            "answer:2",
+            "stopped:answer"
+        ]
+    );
+}
+
+#[test]
+fn the_prompt_is_rendered_from_the_trajectory() {
+    let agent = replay(
+        &[
+            "Thought: say hi\nAction: echo\nAction Input: hi",
+            "Final Answer: hi",
+        ],
+        echo_tools(),
+        Config::default(),
+    );
+    let trajectory = block_on(agent.run("greet", &mut |_| {}));
+    let mut first = trajectory.clone();
+    first.steps.truncate(1);
+    let prompt = agent.prompt(&first);
+    let roles: Vec<Role> = prompt.iter().map(|m| m.role).collect();
+    assert_eq!(
+        roles,
+        [Role::System, Role::User, Role::Assistant, Role::User]
+    );
+    assert!(
+        prompt[0]
+            .content
+            .contains("echo: Repeats its input. Parameters: {"),
+        "{}",
+        prompt[0].content
+    );
+    assert!(prompt[0].content.contains("should be one of [echo]"));
+    assert_eq!(prompt[1].content, "Question: greet");
+    assert_eq!(
+        prompt[2].content,
+        "Thought: say hi\nAction: echo\nAction Input: hi"
+    );
+    assert_eq!(prompt[3].content, "Observation: echo: hi");
+
+    let paper = Config {
+        format: Format::Paper,
+        lang: Lang::Zh,
+        ..Config::default()
+    };
+    let agent = replay(
+        &[
+            "Thought 1: hi\nAction 1: echo[hi]",
+            "Thought 2: ok\nAction 2: Finish[hi]",
+        ],
+        echo_tools(),
+        paper,
+    );
+    let trajectory = block_on(agent.run("greet", &mut |_| {}));
+    let prompt = agent.prompt(&trajectory);
+    assert!(
+        prompt[0]
+            .content
+            .contains("(1) echo[input], Repeats its input.\n(2) Finish[answer]"),
+        "{}",
+        prompt[0].content
+    );
+    assert!(prompt[0].content.starts_with("通过交替进行"));
+    assert_eq!(prompt[2].content, "Thought 1: hi\nAction 1: echo[hi]");
+    assert_eq!(prompt[3].content, "Observation 1: echo: hi");
+    assert_eq!(prompt[4].content, "Thought 2: ok\nAction 2: Finish[hi]");
+}
+
+#[test]
+fn max_steps_stops_with_a_reason() {
+    let reply = "Thought: again\nAction: echo\nAction Input: x";
+    let agent = replay(
+        &[reply; 10],
+        echo_tools(),
+        Config {
+            max_steps: 3,
+            ..Config::default()
+        },
+    );
+    let t = block_on(agent.run("loop", &mut |_| {}));
+    assert_eq!(t.steps.len(), 3);
+    assert_eq!(
+        t.stop.as_ref().map(|s| s.reason),
+        Some(StopReason::MaxSteps)
+    );
+    assert_eq!(
+        t.stop.and_then(|s| s.message).as_deref(),
+        Some("no answer after 3 steps")
+    );
+    assert_eq!((t.stats.n_calls, t.stats.n_badcalls), (3, 0));
+}
+
+#[test]
+fn abort_stops_mid_stream_and_keeps_the_steps_so_far() {
+    let agent = replay(
+        &[
+            "Thought: one\nAction: echo\nAction Input: 1",
+            "Thought: two, a long thought that streams\nAction: echo\nAction Input: 2",
+        ],
+        echo_tools(),
+        Config::default(),
+    );
+    let abort = agent.abort.clone();
+    let mut tokens_in_step_2 = 0;
+    let t = block_on(agent.run("count", &mut |e| {
+        if let Event::Token { index: 2, .. } = e {
+            tokens_in_step_2 += 1;
+            if tokens_in_step_2 == 3 {
+                abort.abort();
+            }
+        }
+    }));
+    assert_eq!(t.stop.as_ref().map(|s| s.reason), Some(StopReason::Aborted));
+    assert_eq!(
+        t.steps.len(),
+        2,
+        "the interrupted step is kept with what streamed"
+    );
+    assert_eq!(t.steps[0].observation.as_deref(), Some("echo: 1"));
+    assert_eq!(t.steps[1].raw, "Thought: two");
+    assert_eq!(t.steps[1].observation, None);
+}
+
+#[test]
+fn a_failing_model_ends_the_run_and_keeps_the_trajectory() {
+    let agent = replay(
+        &["Thought: one\nAction: echo\nAction Input: 1"],
+        echo_tools(),
+        Config::default(),
+    );
+    let t = block_on(agent.run("count", &mut |_| {}));
+    assert_eq!(t.steps.len(), 1);
+    let stop = t.stop.unwrap();
+    assert_eq!(stop.reason, StopReason::Error);
+    assert_eq!(
+        stop.message.as_deref(),
+        Some("the scripted replies ran out after 1 replies")
+    );
+}
+
+#[test]
+fn tool_errors_are_observations_and_bad_input_is_a_bad_call() {
+    let mut tools = Registry::new();
+    tools.register(Rc::new(FnTool::new(
+        "picky",
+        "Wants a number.",
+        "number",
+        |text: &str| match text {
+            "boom" => Err(ToolError::Failed("it exploded".into())),
+            _ if text.parse::<f64>().is_ok() => Ok("fine".into()),
+            _ => Err(ToolError::BadInput("expected a number".into())),
+        },
+    )));
+    let agent = replay(
+        &[
+            "Thought: a\nAction: picky\nAction Input: boom",
+            "Thought: b\nAction: picky\nAction Input: seven",
+            "Thought: c\nAction: picky\nAction Input: 7",
+            "Final Answer: ok",
+        ],
+        tools,
+        Config::default(),
+    );
+    let t = block_on(agent.run("t", &mut |_| {}));
+    assert_eq!(
+        t.steps[0].observation.as_deref(),
+        Some("Error: picky failed: it exploded")
+    );
+    assert!(t.steps[0].repair.is_none());
+    let repair = t.steps[1].repair.as_ref().unwrap();
+    assert_eq!(repair.why, "bad_input");
+    assert!(
+        repair
+            .message
+            .starts_with("Invalid input for picky: expected a number. Its input schema is {"),
+        "{}",
+        repair.message
+    );
+    assert_eq!(t.steps[2].observation.as_deref(), Some("fine"));
+    assert_eq!((t.stats.n_calls, t.stats.n_badcalls), (4, 1));
+    assert_eq!(t.answer.as_deref(), Some("ok"));
+}
+
+#[test]
+fn every_scenario_ends_as_designed_in_both_languages() {
+    let expected = [
+        ("apple-ceo", StopReason::Answer),
+        ("einstein", StopReason::Answer),
+        ("water", StopReason::Answer),
+        ("format-repair", StopReason::Answer),
+        ("max-steps", StopReason::MaxSteps),
+        ("hallucination", StopReason::Answer),
+        ("html-injection", StopReason::Answer),
+    ];
+    assert_eq!(scenarios::all().len(), expected.len());
+    for (name, reason) in expected {
+        for lang in [Lang::En, Lang::Zh] {
+            for format in [Format::Mrkl, Format::Paper] {
+                let scenario = scenarios::get(name).unwrap();
+                let config = Config {
+                    format,
+                    lang,
+                    ..Config::default()
+                };
+                let agent =
+                    scenarios::offline_agent(&scenario, config, 0, Rc::new(NativeHost::default()))
+                        .unwrap();
+                let t = block_on(agent.run(scenario.task(lang), &mut |_| {}));
+                assert_eq!(
+                    t.stop.as_ref().map(|s| s.reason),
+                    Some(reason),
+                    "{name} {lang:?} {format:?}\n{}",
+                    t.to_text()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn scenario_answers_are_right() {
+    let run = |name: &str| {
+        let scenario = scenarios::get(name).unwrap();
+        let format = Format::from_name(&scenario.format).unwrap();
+        let agent = scenarios::offline_agent(
+            &scenario,
+            Config {
+                format,
+                ..Config::default()
+            },
+            0,
+            Rc::new(NativeHost::default()),
+        )
+        .unwrap();
+        block_on(agent.run(scenario.task(Lang::En), &mut |_| {}))
+    };
+    assert!(run("apple-ceo").answer.unwrap().contains("Mobile, Alabama"));
+    assert!(run("einstein").answer.unwrap().starts_with("Ulm"));
+    let water = run("water");
+    assert!(water.answer.unwrap().contains("2.6 litres"));
+    assert_eq!(
+        water.steps[2]
+            .action
+            .as_ref()
+            .map(|a| (a.tool.as_str(), a.input.clone())),
+        Some(("calculator", json!("60 * 35 + 500")))
+    );
+    let repair = run("format-repair");
+    assert_eq!(repair.steps[0].retries.len(), 1);
+    assert!(repair.steps[0].repair.is_some());
+    assert_eq!(repair.stats.n_badcalls, 2);
+    let hallucination = run("hallucination");
+    assert!(
+        hallucination.steps[0]
+            .notes
+            .iter()
+            .any(|n| n.contains("Observation")),
+        "{:?}",
+        hallucination.steps[0].notes
+    );
+    assert!(
+        !hallucination.steps[0].raw.contains("Paris"),
+        "the invented observation is cut off"
+    );
+    assert!(hallucination.answer.unwrap().contains("Mobile, Alabama"));
+}

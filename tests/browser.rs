@@ -1,0 +1,231 @@
+//! The JS API in a real browser (headless Chromium): the `Agent` class as a page uses it,
+//! with JS functions for the model and the tools and a real `AbortController`.
+#![cfg(target_arch = "wasm32")]
+
+use js_sys::{Array, Function, Object, Promise, Reflect, JSON};
+use tao_agent::bindings::{parse_trajectory, JsAgent};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// A JS object from JSON text plus named JS values.
+fn object(json: &str, extra: &[(&str, &JsValue)]) -> JsValue {
+    let value = JSON::parse(json).unwrap();
+    for (key, v) in extra {
+        Reflect::set(&value, &(*key).into(), v).unwrap();
+    }
+    value
+}
+
+fn get(value: &JsValue, path: &str) -> JsValue {
+    path.split('.').fold(value.clone(), |v, key| {
+        Reflect::get(&v, &key.into()).unwrap_or(JsValue::UNDEFINED)
+    })
+}
+
+fn text(value: &JsValue, path: &str) -> String {
+    get(value, path).as_string().unwrap_or_default()
+}
+
+async fn run(agent: &JsAgent, task: &str, options: JsValue) -> JsValue {
+    JsFuture::from(agent.run(task.into(), options))
+        .await
+        .unwrap()
+}
+
+/// A JS event handler that records `type:index` into the returned array.
+fn recorder() -> (Array, Function) {
+    let events = Array::new();
+    let f = Function::new_with_args("e", "if (e.type !== 'token' || this[this.length - 1] !== 'token') this.push(e.type === 'token' ? 'token' : e.type + ':' + (e.index ?? e.reason))");
+    (events.clone(), f.bind0(&events))
+}
+
+fn strings(array: &Array) -> Vec<String> {
+    array
+        .iter()
+        .map(|v| v.as_string().unwrap_or_default())
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn runs_a_scenario_and_returns_the_trajectory() {
+    let agent = JsAgent::new(object(r#"{"scenario": "apple-ceo"}"#, &[])).unwrap();
+    let t = run(
+        &agent,
+        "What is the hometown of the current CEO of Apple Inc.?",
+        JsValue::UNDEFINED,
+    )
+    .await;
+    assert_eq!(text(&t, "format"), "tao-trajectory");
+    assert_eq!(text(&t, "stop.reason"), "answer");
+    assert!(
+        text(&t, "answer").contains("Mobile, Alabama"),
+        "{}",
+        text(&t, "answer")
+    );
+    assert_eq!(get(&t, "steps").unchecked_into::<Array>().length(), 3);
+    assert_eq!(text(&t, "steps.0.action.tool"), "search");
+    assert_eq!(get(&t, "stats.n_calls").as_f64(), Some(3.0));
+}
+
+#[wasm_bindgen_test]
+async fn events_arrive_in_order_while_the_run_streams() {
+    let (events, on_event) = recorder();
+    let agent = JsAgent::new(object(
+        r#"{"scenario": "einstein", "lang": "zh", "delayMs": 1}"#,
+        &[],
+    ))
+    .unwrap();
+    let t = run(
+        &agent,
+        "爱因斯坦的出生地是哪里?",
+        object("{}", &[("onEvent", &on_event)]),
+    )
+    .await;
+    assert_eq!(text(&t, "stop.reason"), "answer");
+    // In the paper format the action is the reply's last line, so the thought and the action
+    // are announced when the reply ends, after its tokens.
+    #[rustfmt::skip]
+    let expected = [
+        "step:1", "token", "thought:1", "action:1", "observation:1",
+        "step:2", "token", "thought:2", "action:2", "observation:2",
+        "step:3", "token", "thought:3", "answer:3", "stopped:answer",
+    ];
+    assert_eq!(strings(&events), expected);
+}
+
+#[wasm_bindgen_test]
+async fn a_js_model_and_a_js_tool() {
+    let model = Function::new_with_args(
+        "messages, options",
+        "const turns = messages.filter(m => m.role === 'assistant').length;
+         if (!Array.isArray(options.stop)) throw new Error('no stop sequences');
+         return new Promise(r => setTimeout(() => r(turns === 0
+           ? 'Thought: I will ask the docs.\\nAction: docs\\nAction Input: {\"query\": \"install\"}'
+           : 'Thought: ' + messages[messages.length - 1].content + '\\nFinal Answer: done'), 1));",
+    );
+    let agent = JsAgent::new(object("{}", &[("model", &model)])).unwrap();
+    let tool = Function::new_with_args(
+        "input",
+        "return Promise.resolve('docs say: ' + input.query + ' with npm');",
+    );
+    agent
+        .register_tool(
+            object(
+                r#"{"name": "docs", "description": "Searches the docs."}"#,
+                &[],
+            ),
+            tool,
+        )
+        .unwrap();
+    let t = run(&agent, "How do I install it?", JsValue::UNDEFINED).await;
+    assert_eq!(
+        text(&t, "steps.0.observation"),
+        "docs say: install with npm"
+    );
+    assert_eq!(
+        text(&t, "steps.1.thought"),
+        "Observation: docs say: install with npm"
+    );
+    assert_eq!(text(&t, "answer"), "done");
+    assert_eq!(text(&t, "model"), "js:anonymous"); // `new Function` is named "anonymous"
+
+    // A tool that throws gives an observation, not a failed run.
+    let agent = JsAgent::new(object("{}", &[("model", &model)])).unwrap();
+    let broken = Function::new_with_args("input", "throw new Error('index offline')");
+    agent
+        .register_tool(
+            object(
+                r#"{"name": "docs", "description": "Searches the docs."}"#,
+                &[],
+            ),
+            broken,
+        )
+        .unwrap();
+    let t = run(&agent, "How do I install it?", JsValue::UNDEFINED).await;
+    assert_eq!(
+        text(&t, "steps.0.observation"),
+        "Error: docs failed: docs threw: index offline"
+    );
+    assert_eq!(text(&t, "stop.reason"), "answer");
+}
+
+#[wasm_bindgen_test]
+async fn abort_stops_the_run_and_keeps_the_trajectory_so_far() {
+    let controller = web_sys::AbortController::new().unwrap();
+    let abort_on_first_observation =
+        Function::new_with_args("e", "if (e.type === 'observation') this.abort();")
+            .bind0(&controller);
+    let agent = JsAgent::new(object(r#"{"scenario": "apple-ceo", "delayMs": 5}"#, &[])).unwrap();
+    let options = object(
+        "{}",
+        &[
+            ("onEvent", &abort_on_first_observation),
+            ("signal", &controller.signal()),
+        ],
+    );
+    let t = run(
+        &agent,
+        "What is the hometown of the current CEO of Apple Inc.?",
+        options,
+    )
+    .await;
+    assert_eq!(text(&t, "stop.reason"), "aborted");
+    assert!(text(&t, "steps.0.observation").contains("Tim Cook"));
+    assert_eq!(get(&t, "answer"), JsValue::NULL);
+
+    // A JS model that never answers is cut off by the abort too.
+    let never = Function::new_with_args("messages", "return new Promise(() => {});");
+    let agent = JsAgent::new(object("{}", &[("model", &never)])).unwrap();
+    let controller = web_sys::AbortController::new().unwrap();
+    let pending = agent.run(
+        "hang".into(),
+        object("{}", &[("signal", &controller.signal())]),
+    );
+    let later = Promise::new(&mut |resolve, _| {
+        let set_timeout: Function = Reflect::get(&js_sys::global(), &"setTimeout".into())
+            .unwrap()
+            .unchecked_into();
+        set_timeout
+            .call2(&JsValue::NULL, &resolve, &JsValue::from(20))
+            .unwrap();
+    });
+    JsFuture::from(later).await.unwrap();
+    controller.abort();
+    let t = JsFuture::from(pending).await.unwrap();
+    assert_eq!(text(&t, "stop.reason"), "aborted");
+}
+
+#[wasm_bindgen_test]
+async fn errors_are_js_errors_with_clear_messages() {
+    let message = |e: JsValue| String::from(e.unchecked_into::<js_sys::Error>().message());
+    let bad = JsAgent::new(object(
+        r#"{"scenario": "apple-ceo", "format": "yaml"}"#,
+        &[],
+    ))
+    .err()
+    .unwrap();
+    assert_eq!(
+        message(bad.into()),
+        "unknown format \"yaml\"; use \"mrkl\" or \"paper\""
+    );
+    let bad = JsAgent::new(object(r#"{"scenario": "nope"}"#, &[]))
+        .err()
+        .unwrap();
+    assert!(message(bad.into())
+        .starts_with("unknown scenario \"nope\"; the built-in scenarios are: apple-ceo"));
+    let bad = parse_trajectory("{\"format\": \"tao-trajectory\", \"version\": 2}")
+        .err()
+        .unwrap();
+    assert!(message(bad.into()).contains("written by a newer tao (version 2)"));
+
+    // A model that throws ends the run with the error, and the trajectory is still returned.
+    let throws = Function::new_with_args("messages", "throw new TypeError('bad key')");
+    let agent = JsAgent::new(object("{}", &[("model", &throws)])).unwrap();
+    let t = run(&agent, "t", JsValue::UNDEFINED).await;
+    assert_eq!(text(&t, "stop.reason"), "error");
+    assert_eq!(text(&t, "stop.message"), "the JS model threw: bad key");
+    let _ = Object::new();
+}

@@ -1,0 +1,14 @@
+//! tao's native tests: one binary, one module per concern.
+//!
+//! Tests read like transcripts and transcripts are data: the files in `tests/transcripts/`
+//! hold a model's replies and the trajectory they must produce, compared whole.
+
+/// The loop's contract: events in order, budgets, abort, retries, errors keep the trajectory.
+mod agent;
+/// The lenient streaming parser against the shared corpus (real outputs and the anchors'
+/// own parser tests), split at every byte, and fuzzed.
+mod parser;
+/// Trajectory files: round trip, and no panic on any input.
+mod trajectory_file;
+/// Scripted replies in, rendered trajectory out: the loop end to end, one file per case.
+mod transcripts;
