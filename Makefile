@@ -9,7 +9,7 @@ demo: build
 	@echo ""
 	@echo "  tao is running at  http://127.0.0.1:$(PORT)/  (Ctrl-C to stop)"
 	@echo ""
-	python3 -m http.server $(PORT) --bind 127.0.0.1
+	exec python3 -m http.server $(PORT) --bind 127.0.0.1
 
 ## Build the wasm and its JS glue into pkg/ (and print their size).
 build:

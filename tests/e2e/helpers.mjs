@@ -1,0 +1,121 @@
+// Shared set-up for the end-to-end tests: a static server for the repository root, Debian's
+// Chromium driven by playwright-core, and a few steps a user takes on the page.
+//
+// The tests need the built wasm (`pkg/tao_agent.js`, `pkg/tao_agent_bg.wasm`: `make build`) and
+// Chromium at /usr/bin/chromium (or $CHROMIUM). Playwright's own browser download cannot work
+// here, so only `playwright-core` (the driver) is used.
+
+import { createRequire } from "node:module";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { startServer, REPO_ROOT } from "./server.mjs";
+
+const require = createRequire(import.meta.url);
+const { chromium } = require("playwright-core");
+
+/** Where screenshots and downloads go (ignored by git). */
+export const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), "out");
+
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const ARGS = [
+  "--no-sandbox",
+  "--headless",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+
+/** Fails early, with the fix, when the wasm has not been built. */
+export function assertBuilt() {
+  for (const f of ["pkg/tao_agent.js", "pkg/tao_agent_bg.wasm"]) {
+    if (!fs.existsSync(path.join(REPO_ROOT, f))) {
+      throw new Error(`${f} is missing: build the wasm first with \`make build\``);
+    }
+  }
+}
+
+/** Starts the server and the browser; returns { url, browser, close }. */
+export async function setUp() {
+  assertBuilt();
+  fs.mkdirSync(OUT, { recursive: true });
+  const server = await startServer();
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  return {
+    url: server.url,
+    browser,
+    close: async () => {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+/**
+ * Opens the page in a fresh context and waits until the agent has loaded. Records page errors,
+ * console errors and dialogs in `page.problems` so a test can assert there were none.
+ */
+export async function openPage(env, { query = "", viewport = { width: 1280, height: 900 }, colorScheme = "light", waitReady = true } = {}) {
+  const context = await env.browser.newContext({ viewport, colorScheme, acceptDownloads: true, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  page.problems = { errors: [], console: [], dialogs: [] };
+  page.on("pageerror", (e) => page.problems.errors.push(String(e)));
+  page.on("console", (m) => {
+    if (m.type() === "error") page.problems.console.push(m.text());
+  });
+  page.on("dialog", async (d) => {
+    page.problems.dialogs.push(`${d.type()}: ${d.message()}`);
+    await d.dismiss().catch(() => {});
+  });
+  await page.goto(env.url + query);
+  if (waitReady) await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+  return page;
+}
+
+/** Picks a scenario and a speed, presses Run and waits for the run to stop; returns the reason. */
+export async function runScenario(page, name, { delay = "0", timeout = 30000 } = {}) {
+  await page.selectOption('select[name="scenario"]', name);
+  await page.selectOption('select[name="delayMs"]', String(delay));
+  await page.click('button[data-action="run"]');
+  return waitStopped(page, timeout);
+}
+
+/** Waits until the stats bar shows a final stop reason, and returns it. */
+export async function waitStopped(page, timeout = 30000) {
+  const stop = page.locator('tao-stats [data-stat="stop"]');
+  await page.waitForFunction(
+    () => {
+      const r = document.querySelector('tao-stats [data-stat="stop"]')?.dataset.reason;
+      return r && r !== "running" && r !== "idle";
+    },
+    null,
+    { timeout },
+  );
+  return stop.getAttribute("data-reason");
+}
+
+/** Every card in the trajectory view, in order, as { step, kind, text }. */
+export async function cards(page) {
+  return page.$$eval("tao-trajectory [data-kind]", (nodes) =>
+    nodes
+      .filter((n) => n.dataset.kind !== "raw")
+      .map((n) => ({
+        step: n.closest("[data-step]")?.dataset.step ?? null,
+        kind: n.dataset.kind,
+        text: n.textContent,
+      })),
+  );
+}
+
+/** The text of the cards of one kind. */
+export async function texts(page, kind) {
+  return page.$$eval(`tao-trajectory [data-kind="${kind}"]`, (nodes) => nodes.map((n) => n.textContent));
+}
+
+/** A stat's displayed value (`n_calls`, `n_badcalls`, `steps`, `elapsed`, `stop`). */
+export async function stat(page, name) {
+  return page.textContent(`tao-stats [data-stat="${name}"]`);
+}

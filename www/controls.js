@@ -1,0 +1,115 @@
+//! `<tao-controls>`: the settings form (scenario, task, format, language, max steps, speed) and
+//! the buttons (Run, Stop, Export, Import, Share).
+//!
+//! It owns no agent. It turns clicks into bubbling `CustomEvent`s that `main.js` listens for:
+//!
+//! | event            | detail                                  |
+//! |------------------|-----------------------------------------|
+//! | `tao:run`        | the settings (`settings()`)             |
+//! | `tao:stop`       | —                                       |
+//! | `tao:export`     | —                                       |
+//! | `tao:import`     | `{ name, text }` of the chosen file     |
+//! | `tao:share`      | the settings                            |
+//! | `tao:scenario`   | `{ name }` of the scenario just chosen  |
+//! | `tao:lang`       | `{ lang }` just chosen                  |
+//!
+//! The form's markup lives in `index.html` (it works as plain HTML before any script runs);
+//! this class only wires it. Registered in `elements.js`.
+
+export class TaoControls extends HTMLElement {
+  #wired = false;
+
+  connectedCallback() {
+    if (this.#wired) return;
+    this.#wired = true;
+    const on = (selector, type, fn) => this.#field(selector).addEventListener(type, fn);
+    const emit = (name, detail) => this.dispatchEvent(new CustomEvent(name, { bubbles: true, detail }));
+
+    this.#field("form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      emit("tao:run", this.settings());
+    });
+    on('[name="task"]', "keydown", (e) => {
+      // Ctrl/⌘ + Enter runs, like most chat boxes.
+      if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+        e.preventDefault();
+        this.#field("form").requestSubmit();
+      }
+    });
+    on('[data-action="stop"]', "click", () => emit("tao:stop"));
+    on('[data-action="export"]', "click", () => emit("tao:export"));
+    on('[data-action="share"]', "click", () => emit("tao:share", this.settings()));
+    on('[data-action="import"]', "click", () => this.#field('input[type="file"]').click());
+    on('input[type="file"]', "change", async (e) => {
+      const file = e.target.files?.[0];
+      e.target.value = ""; // choosing the same file again must fire `change` again
+      if (!file) return;
+      emit("tao:import", { name: file.name, text: await file.text() });
+    });
+    on('[name="scenario"]', "change", (e) => emit("tao:scenario", { name: e.target.value }));
+    on('[name="lang"]', "change", (e) => emit("tao:lang", { lang: e.target.value }));
+  }
+
+  #field(selector) {
+    const node = this.querySelector(selector);
+    if (!node) throw new Error(`tao-controls: missing ${selector} in the markup`);
+    return node;
+  }
+
+  /** The current settings, as `new Agent(…)` and the share link want them. */
+  settings() {
+    const value = (name) => this.#field(`[name="${name}"]`).value;
+    return {
+      scenario: value("scenario"),
+      task: value("task"),
+      format: value("format"),
+      lang: value("lang"),
+      maxSteps: Number(value("maxSteps")),
+      delayMs: Number(value("delayMs")),
+    };
+  }
+
+  /** Sets any of the settings' fields (unknown select values are ignored). */
+  apply(settings) {
+    for (const [name, v] of Object.entries(settings)) {
+      if (v === undefined || v === null) continue;
+      const node = this.querySelector(`[name="${name}"]`);
+      if (!node) continue;
+      if (node.tagName === "SELECT" && ![...node.options].some((o) => o.value === String(v))) continue;
+      node.value = String(v);
+    }
+  }
+
+  /** Fills the scenario select from `scenarios(lang)`, keeping `selected` if it exists. */
+  setScenarios(list, selected) {
+    const select = this.#field('[name="scenario"]');
+    const options = list.map((s) => {
+      const o = document.createElement("option");
+      o.value = s.name;
+      o.textContent = s.title || s.name;
+      return o;
+    });
+    select.replaceChildren(...options);
+    if (selected && list.some((s) => s.name === selected)) select.value = selected;
+  }
+
+  /** Shows the chosen scenario's description under the select. */
+  describe(text) {
+    const node = this.querySelector("[data-scenario-description]");
+    if (node) node.textContent = text ?? "";
+  }
+
+  /** Run is disabled while a run streams; Stop only then. */
+  setRunning(running) {
+    this.#field('[data-action="run"]').disabled = running;
+    this.#field('[data-action="stop"]').disabled = !running;
+    this.#field('[data-action="import"]').disabled = running;
+    this.toggleAttribute("running", running);
+  }
+
+  /** Enables the buttons once the agent has loaded. */
+  setReady(ready) {
+    for (const b of this.querySelectorAll("button")) b.disabled = !ready;
+    if (ready) this.setRunning(false);
+  }
+}

@@ -1,0 +1,18 @@
+//! Registers the page's custom elements under their tag names.
+//!
+//! Kept apart from the classes (as github's clipboard-copy-element does) so an embedder can
+//! import a class and register it under another name, or subclass it, without a clash.
+
+import { TaoTrajectory } from "./trajectory.js";
+import { TaoStats } from "./stats.js";
+import { TaoControls } from "./controls.js";
+
+const ELEMENTS = {
+  "tao-trajectory": TaoTrajectory,
+  "tao-stats": TaoStats,
+  "tao-controls": TaoControls,
+};
+
+for (const [name, cls] of Object.entries(ELEMENTS)) {
+  if (!customElements.get(name)) customElements.define(name, cls);
+}

@@ -1,0 +1,285 @@
+//! The demo page: loads tao's wasm, wires the controls to an `Agent`, and draws the run.
+//!
+//! Reading order: start-up (query string → language → wasm → scenarios → maybe autorun), then
+//! one handler per control event (`tao:run`, `tao:stop`, …). The elements never talk to each
+//! other directly: `<tao-controls>` emits events, this module runs the agent and hands its
+//! events to `<tao-trajectory>` and `<tao-stats>`. When a run resolves, the returned trajectory
+//! is drawn again from scratch: it is the single source of truth, the same object that Export
+//! writes and Import reads.
+
+import "./elements.js";
+import { t, setLang, lang, applyI18n } from "./i18n.js";
+
+const controls = document.querySelector("tao-controls");
+const view = document.querySelector("tao-trajectory");
+const stats = document.querySelector("tao-stats");
+const errorBox = document.querySelector("[data-error]");
+const statusBox = document.querySelector("[data-status]");
+
+/** The wasm module's exports once loaded: { Agent, scenarios, parseTrajectory, version }. */
+let tao = null;
+/** The scenarios of the current language, by name. */
+let scenarioList = [];
+/** The last trajectory drawn (from a finished run or an import): what Export writes. */
+let lastTrajectory = null;
+/** The AbortController of the run in flight, or null when idle. */
+let running = null;
+/** The agent's own default step budget (the paper's loop runs 8), for scenarios without one. */
+const DEFAULT_MAX_STEPS = 8;
+
+// ----- small helpers ---------------------------------------------------------------------------
+
+function showError(text) {
+  errorBox.textContent = text;
+  errorBox.hidden = !text;
+}
+
+function showStatus(text) {
+  statusBox.textContent = text ?? "";
+}
+
+/** The message of anything thrown by the wasm (an Error, or a bare string from older builds). */
+function messageOf(e) {
+  if (e instanceof Error) return e.message;
+  if (typeof e === "string") return e;
+  return e?.message ?? String(e);
+}
+
+/** The query string's settings: ?scenario=&format=&lang=&task=&maxSteps=&delay=&autorun=1 */
+function readQuery() {
+  const q = new URLSearchParams(location.search);
+  const num = (key) => (q.has(key) && q.get(key) !== "" && Number.isFinite(Number(q.get(key))) ? Number(q.get(key)) : undefined);
+  return {
+    scenario: q.get("scenario") ?? undefined,
+    format: q.get("format") ?? undefined,
+    lang: q.get("lang") ?? undefined,
+    task: q.get("task") ?? undefined,
+    maxSteps: num("maxSteps"),
+    delayMs: num("delay"),
+    autorun: q.get("autorun") === "1",
+  };
+}
+
+/**
+ * Follows a streaming run down the page once the reader has scrolled to the bottom, and stops
+ * following when they scroll up. Measured on scroll only, never per token: reading the layout
+ * after every streamed delta would force a reflow each time.
+ */
+let following = false;
+let followQueued = false;
+window.addEventListener(
+  "scroll",
+  () => {
+    const doc = document.documentElement;
+    following = doc.scrollHeight > window.innerHeight && window.innerHeight + window.scrollY >= doc.scrollHeight - 80;
+  },
+  { passive: true },
+);
+function follow() {
+  if (!following || followQueued) return;
+  followQueued = true;
+  requestAnimationFrame(() => {
+    followQueued = false;
+    if (following) window.scrollTo({ top: document.documentElement.scrollHeight });
+  });
+}
+
+// ----- start-up --------------------------------------------------------------------------------
+
+async function start() {
+  const query = readQuery();
+  setLang(query.lang ?? (navigator.language?.startsWith("zh") ? "zh" : "en"));
+  controls.apply({ lang: lang() });
+  applyI18n();
+  stats.refresh();
+  controls.setReady(false);
+  showStatus(t("status.loading"));
+
+  try {
+    const mod = await import("../pkg/tao_agent.js");
+    await mod.default();
+    tao = mod;
+  } catch (e) {
+    showStatus("");
+    showError(`${t("error.load")} (${messageOf(e)})`);
+    return;
+  }
+
+  document.querySelector("[data-version]").textContent = `v${tao.version()}`;
+  loadScenarios(query.scenario);
+  useScenario(controls.settings().scenario);
+  // Explicit query values win over the scenario's defaults.
+  controls.apply({ format: query.format, task: query.task, maxSteps: query.maxSteps, delayMs: query.delayMs });
+  controls.setReady(true);
+  showStatus(t("status.ready"));
+  document.body.dataset.ready = "true";
+  if (query.autorun) run(controls.settings());
+}
+
+/** Fills the scenario select in the current language. */
+function loadScenarios(selected) {
+  scenarioList = Array.from(tao.scenarios(lang()));
+  controls.setScenarios(scenarioList, selected);
+}
+
+/** Choosing a scenario fills the task, the format and the step budget it was written for. */
+function useScenario(name) {
+  const s = scenarioList.find((x) => x.name === name);
+  if (!s) return;
+  controls.apply({ task: s.task, format: s.format, maxSteps: s.maxSteps ?? DEFAULT_MAX_STEPS });
+  controls.describe(s.description);
+}
+
+// ----- the run ---------------------------------------------------------------------------------
+
+async function run(settings) {
+  if (running || !tao) return;
+  showError("");
+  showStatus("");
+  let agent;
+  try {
+    agent = new tao.Agent({
+      format: settings.format,
+      lang: settings.lang,
+      maxSteps: settings.maxSteps,
+      scenario: settings.scenario,
+      delayMs: settings.delayMs,
+    });
+  } catch (e) {
+    showError(`${t("error.run")} ${messageOf(e)}`);
+    return;
+  }
+
+  running = new AbortController();
+  controls.setRunning(true);
+  view.begin(settings.task, { model: `scripted:${settings.scenario}`, format: settings.format, lang: settings.lang });
+
+  // Live counters; the finished trajectory's stats replace them.
+  const live = { n_calls: 0, n_badcalls: 0, steps: 0, elapsed: 0 };
+  // A token after a note starts a new reply in the same step (see trajectory.js): a retry.
+  const replyDone = new Set();
+  const t0 = performance.now();
+  stats.live(live);
+  const timer = setInterval(() => stats.live({ elapsed: performance.now() - t0 }), 100);
+
+  const onEvent = (ev) => {
+    if (ev.type === "step") {
+      live.steps = ev.index;
+      live.n_calls += 1;
+    } else if (ev.type === "repair") {
+      live.n_badcalls += 1;
+    } else if (ev.type === "note") {
+      replyDone.add(ev.index);
+    } else if (ev.type === "token" && replyDone.delete(ev.index)) {
+      live.n_calls += 1; // the model is asked again inside the same step
+      live.n_badcalls += 1;
+    }
+    view.handleEvent(ev);
+    if (ev.type !== "token") stats.live({ ...live, elapsed: performance.now() - t0 });
+    follow();
+  };
+
+  try {
+    const traj = await agent.run(settings.task, { onEvent, signal: running.signal });
+    lastTrajectory = traj;
+    view.render(traj);
+    stats.show(traj.stats, traj.stop);
+    if (traj.stop?.reason === "error" && traj.stop.message) showError(`${t("error.run")} ${traj.stop.message}`);
+  } catch (e) {
+    showError(`${t("error.run")} ${messageOf(e)}`);
+    stats.show({ ...live, elapsed_ms: performance.now() - t0 }, { reason: "error" });
+  } finally {
+    clearInterval(timer);
+    running = null;
+    controls.setRunning(false);
+    try {
+      agent.free?.();
+    } catch {
+      /* already freed */
+    }
+  }
+}
+
+// ----- the controls' events --------------------------------------------------------------------
+
+document.addEventListener("tao:run", (e) => run(e.detail));
+
+document.addEventListener("tao:stop", () => running?.abort());
+
+document.addEventListener("tao:scenario", (e) => useScenario(e.detail.name));
+
+document.addEventListener("tao:lang", (e) => {
+  const before = scenarioList.find((s) => s.name === controls.settings().scenario);
+  const taskWasScenarios = before && before.task === controls.settings().task;
+  setLang(e.detail.lang);
+  applyI18n();
+  stats.refresh();
+  if (!tao) return;
+  loadScenarios(controls.settings().scenario);
+  const now = scenarioList.find((s) => s.name === controls.settings().scenario);
+  if (now) {
+    controls.describe(now.description);
+    // The scenario's own task follows the language; a task the user wrote stays.
+    if (taskWasScenarios) controls.apply({ task: now.task });
+  }
+  if (running) return; // the live view keeps its labels until the run ends
+  if (lastTrajectory) view.render(lastTrajectory);
+  else view.showEmpty();
+});
+
+document.addEventListener("tao:export", () => {
+  if (!lastTrajectory) {
+    showStatus(t("status.nothingToExport"));
+    return;
+  }
+  const blob = new Blob([JSON.stringify(lastTrajectory, null, 2) + "\n"], { type: "application/json" });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = "trajectory.json";
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  showStatus(t("status.exported"));
+});
+
+document.addEventListener("tao:import", (e) => {
+  if (!tao) return;
+  let traj;
+  try {
+    traj = tao.parseTrajectory(e.detail.text);
+  } catch (err) {
+    // The previous view stays as it was: a bad file must not wipe a good trajectory.
+    showError(`${t("error.import")} ${messageOf(err)}`);
+    return;
+  }
+  showError("");
+  lastTrajectory = traj;
+  view.render(traj);
+  stats.show(traj.stats, traj.stop);
+  showStatus(`${t("status.imported")} ${e.detail.name}`);
+});
+
+document.addEventListener("tao:share", async (e) => {
+  const s = e.detail;
+  // Only settings go in the link: never a key, never a trajectory.
+  const q = new URLSearchParams({
+    scenario: s.scenario,
+    format: s.format,
+    lang: s.lang,
+    task: s.task,
+    maxSteps: String(s.maxSteps),
+    autorun: "1",
+  });
+  const url = `${location.origin}${location.pathname}?${q}`;
+  history.replaceState(null, "", url);
+  try {
+    await navigator.clipboard.writeText(url);
+    showStatus(t("status.linkCopied"));
+  } catch {
+    showStatus(t("status.linkReady"));
+  }
+});
+
+start();

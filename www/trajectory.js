@@ -1,0 +1,355 @@
+//! `<tao-trajectory>`: draws a ReAct trajectory as one block per step, with a card for each
+//! Thought, Action, Observation, Answer, bad call (repair) and note.
+//!
+//! It has two inputs and one rule. While a run streams, `handleEvent(ev)` takes the agent's
+//! events (`step`, `token`, `thought`, …) and shows the model's raw words live, then the parsed
+//! cards as they become known. When the run resolves, `render(trajectory)` throws that view
+//! away and draws the returned trajectory: the trajectory is the single source of truth, and
+//! the very same function draws an imported file. The rule: every piece of model or tool text
+//! reaches the page through `textContent` (see `el()` below), never as HTML, because it is
+//! untrusted — a model can be talked into writing `<img onerror=…>`.
+//!
+//! The class is registered as `tao-trajectory` in `elements.js`, not here, so an embedder can
+//! register it under another name or subclass it first.
+
+import { t, stepLabel } from "./i18n.js";
+
+/**
+ * Makes an element. `text` goes in with `textContent`: this is the only way text reaches the
+ * trajectory view, so untrusted text can never become markup.
+ */
+function el(tag, attrs = {}, text) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value !== undefined && value !== null) node.setAttribute(name, value);
+  }
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+/** An action input as display text: strings as they are, JSON values pretty-printed. */
+function formatInput(input) {
+  if (input === undefined || input === null) return "";
+  if (typeof input === "string") return input;
+  try {
+    return JSON.stringify(input, null, 2);
+  } catch {
+    return String(input);
+  }
+}
+
+/** Milliseconds as "12 ms" or "1.4 s". */
+export function formatMs(ms) {
+  if (typeof ms !== "number" || !Number.isFinite(ms)) return "";
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10000 ? 2 : 1)} s`;
+}
+
+export class TaoTrajectory extends HTMLElement {
+  /** The step blocks of the live view, by step index. */
+  #steps = new Map();
+  /** Per step, the live raw-text node that token deltas are appended to (linear time). */
+  #raw = new Map();
+  /** Per step, the element holding the current reply's raw text (live or folded); cards go before it. */
+  #rawBox = new Map();
+  /**
+   * Steps whose current reply is complete. Notes only come once a reply is read, so a token
+   * after a note starts a new reply in the same step: the agent is asking the model again.
+   */
+  #replyDone = new Set();
+
+  connectedCallback() {
+    if (!this.hasChildNodes()) this.showEmpty();
+  }
+
+  /** The welcome text shown before anything has run. */
+  showEmpty() {
+    this.#reset();
+    const box = el("div", { class: "empty", "data-kind": "empty" });
+    box.append(el("p", { class: "empty-title" }, t("empty.title")));
+    box.append(el("p", { class: "empty-body" }, t("empty.body")));
+    box.append(legend());
+    this.append(box);
+  }
+
+  /** Starts a live view for a new run of `task`. */
+  begin(task, meta = {}) {
+    this.#reset();
+    this.setAttribute("aria-busy", "true");
+    this.append(taskCard(task, meta));
+  }
+
+  /** Takes one event from `agent.run(…, { onEvent })` and updates the live view. */
+  handleEvent(ev) {
+    if (!ev || typeof ev !== "object") return;
+    switch (ev.type) {
+      case "step":
+        this.#step(ev.index);
+        break;
+      case "token":
+        this.#token(ev.index, ev.text);
+        break;
+      case "thought":
+        this.#insert(ev.index, thoughtCard(ev.text));
+        break;
+      case "action":
+        this.#endRaw(ev.index);
+        this.#insert(ev.index, actionCard(ev.tool, ev.input));
+        break;
+      case "observation":
+        this.#endRaw(ev.index);
+        this.#insert(ev.index, observationCard(ev.text));
+        break;
+      case "repair": {
+        // The reply that could not be read goes inside its repair card, as in `render()`.
+        const card = repairCard(ev.why, ev.message);
+        const raw = this.#endRaw(ev.index);
+        this.#insert(ev.index, card);
+        if (raw) {
+          card.append(raw);
+          this.#rawBox.delete(ev.index);
+        }
+        break;
+      }
+      case "note":
+        this.#insert(ev.index, noteCard(ev.text));
+        this.#replyDone.add(ev.index);
+        break;
+      case "answer":
+        this.#endRaw(ev.index);
+        this.#insert(ev.index, answerCard(ev.text));
+        break;
+      case "stopped":
+        for (const index of this.#raw.keys()) this.#endRaw(index);
+        if (ev.reason !== "answer") this.append(stopCard(ev.reason, ev.message));
+        this.removeAttribute("aria-busy");
+        break;
+    }
+    this.dispatchEvent(new CustomEvent("tao:trajectory-event", { bubbles: true, detail: ev }));
+  }
+
+  /** Draws a whole trajectory (the result of a run, or an imported file). */
+  render(traj) {
+    this.#reset();
+    this.append(taskCard(traj.task, { model: traj.model, format: traj.react_format, lang: traj.lang }));
+    let answered = false;
+    for (const step of traj.steps ?? []) {
+      this.append(stepBlock(step));
+      if (step.answer !== null && step.answer !== undefined) answered = true;
+    }
+    // A final answer that no step carries (should not happen, but never hide an answer).
+    if (!answered && traj.answer !== null && traj.answer !== undefined) this.append(answerCard(traj.answer));
+    const stop = traj.stop ?? {};
+    if (stop.reason && stop.reason !== "answer") this.append(stopCard(stop.reason, stop.message));
+    this.dispatchEvent(new CustomEvent("tao:rendered", { bubbles: true, detail: { steps: (traj.steps ?? []).length } }));
+  }
+
+  #reset() {
+    this.#steps.clear();
+    this.#raw.clear();
+    this.#rawBox.clear();
+    this.#replyDone.clear();
+    this.removeAttribute("aria-busy");
+    this.replaceChildren();
+  }
+
+  #step(index) {
+    let block = this.#steps.get(index);
+    if (!block) {
+      block = stepShell(index);
+      this.#steps.set(index, block);
+      this.append(block);
+    }
+    return block;
+  }
+
+  /** Appends a streamed delta to the step's live raw text, creating it on the first token. */
+  #token(index, text) {
+    if (this.#replyDone.delete(index)) {
+      // A new reply in the same step: fold the old one where it is, start a new live box.
+      this.#endRaw(index);
+      this.#rawBox.delete(index);
+    }
+    let node = this.#raw.get(index);
+    if (!node) {
+      const live = el("div", { class: "raw-live", "data-kind": "raw" });
+      live.append(el("span", { class: "raw-label" }, t("card.streaming")));
+      const pre = el("pre", { class: "raw-text" });
+      node = document.createTextNode("");
+      pre.append(node);
+      live.append(pre);
+      this.#body(index).append(live);
+      this.#raw.set(index, node);
+      this.#rawBox.set(index, live);
+    }
+    node.appendData(String(text ?? ""));
+  }
+
+  /** The model's reply for this step is complete: fold the live raw text away (and return it). */
+  #endRaw(index) {
+    const node = this.#raw.get(index);
+    if (!node) return null;
+    this.#raw.delete(index);
+    const live = node.parentNode.parentNode;
+    const folded = rawDetails(node.data);
+    live.replaceWith(folded);
+    this.#rawBox.set(index, folded);
+    return folded;
+  }
+
+  /** Inserts a card before the raw text (live or folded), which stays last in its step. */
+  #insert(index, card) {
+    const body = this.#body(index);
+    const raw = this.#rawBox.get(index);
+    body.insertBefore(card, raw?.parentNode === body ? raw : null);
+  }
+
+  #body(index) {
+    return this.#step(index).querySelector(".step-body");
+  }
+}
+
+// ----- the cards -------------------------------------------------------------------------------
+
+function card(kind, label) {
+  const box = el("article", { class: `card card-${kind}`, "data-kind": kind });
+  box.append(el("header", { class: "card-label" }, label));
+  return box;
+}
+
+function taskCard(task, meta = {}) {
+  const box = card("task", t("card.task"));
+  box.append(el("p", { class: "card-text task-text" }, task ?? ""));
+  const bits = [
+    ["meta.model", meta.model],
+    ["meta.format", meta.format],
+    ["meta.lang", meta.lang],
+  ].filter(([, v]) => v);
+  if (bits.length) {
+    const dl = el("p", { class: "meta" });
+    for (const [key, value] of bits) {
+      const chip = el("span", { class: "chip" });
+      chip.append(el("span", { class: "chip-key" }, t(key)), el("span", { class: "chip-value" }, value));
+      dl.append(chip);
+    }
+    box.append(dl);
+  }
+  return box;
+}
+
+function thoughtCard(text) {
+  const box = card("thought", t("card.thought"));
+  box.append(el("p", { class: "card-text" }, text ?? ""));
+  return box;
+}
+
+function actionCard(tool, input) {
+  const box = card("action", t("card.action"));
+  const line = el("p", { class: "action-line" });
+  line.append(el("code", { class: "tool", "data-tool": tool ?? "" }, tool ?? ""));
+  box.append(line);
+  const shown = formatInput(input);
+  const isJson = input !== null && typeof input === "object";
+  box.append(el("pre", { class: isJson ? "input input-json" : "input" }, shown));
+  return box;
+}
+
+function observationCard(text) {
+  const box = card("observation", t("card.observation"));
+  box.append(el("pre", { class: "card-pre" }, text ?? ""));
+  return box;
+}
+
+function answerCard(text) {
+  const box = card("answer", t("card.answer"));
+  box.append(el("p", { class: "card-text answer-text" }, text ?? ""));
+  return box;
+}
+
+function repairCard(why, message, label = t("card.repair")) {
+  const box = card("repair", label);
+  if (why) {
+    const w = el("p", { class: "why" });
+    w.append(el("span", { class: "why-key" }, t("card.why")), el("code", {}, why));
+    box.append(w);
+  }
+  box.append(el("pre", { class: "card-pre" }, message ?? ""));
+  return box;
+}
+
+function noteCard(text) {
+  return el("p", { class: "card-note", "data-kind": "note" }, text ?? "");
+}
+
+function stopCard(reason, message) {
+  const box = card("stop", `${t("card.stop")} · ${t("reason." + reason)}`);
+  box.setAttribute("data-reason", reason ?? "");
+  if (message) box.append(el("p", { class: "card-text" }, message));
+  return box;
+}
+
+function rawDetails(raw) {
+  const d = el("details", { class: "raw", "data-kind": "raw" });
+  d.append(el("summary", {}, t("card.raw")));
+  d.append(el("pre", { class: "raw-text" }, raw ?? ""));
+  return d;
+}
+
+/** A step's frame: number, timing line, and a body that the cards go into. */
+function stepShell(index, timing) {
+  const block = el("section", { class: "step", "data-step": String(index) });
+  const head = el("header", { class: "step-head" });
+  head.append(el("span", { class: "step-num", "aria-hidden": "true" }, String(index)));
+  head.append(el("h3", { class: "step-title" }, stepLabel(index)));
+  if (timing) head.append(el("span", { class: "step-timing" }, timing));
+  block.append(head);
+  block.append(el("div", { class: "step-body" }));
+  return block;
+}
+
+function timingText(step) {
+  const parts = [];
+  const tm = step.timing ?? {};
+  if (typeof tm.model_ms === "number") parts.push(`${t("timing.model")} ${formatMs(tm.model_ms)}`);
+  if (typeof tm.tool_ms === "number" && step.action) parts.push(`${t("timing.tool")} ${formatMs(tm.tool_ms)}`);
+  const u = step.usage;
+  if (u && (u.prompt_tokens || u.completion_tokens)) {
+    parts.push(`${(u.prompt_tokens ?? 0) + (u.completion_tokens ?? 0)} ${t("usage.tokens")}`);
+  }
+  return parts.join(" · ");
+}
+
+/** One step of a finished trajectory, in reading order. */
+function stepBlock(step) {
+  const block = stepShell(step.index, timingText(step));
+  const body = block.querySelector(".step-body");
+  // Replies the model had to redo inside this step come first, in the order they happened.
+  for (const retry of step.retries ?? []) {
+    const c = repairCard(retry.why, retry.message, t("card.retry"));
+    c.append(rawDetails(retry.raw));
+    body.append(c);
+  }
+  if (step.thought) body.append(thoughtCard(step.thought));
+  if (step.action) body.append(actionCard(step.action.tool, step.action.input));
+  const hasAnswer = step.answer !== null && step.answer !== undefined;
+  if (hasAnswer) body.append(answerCard(step.answer));
+  if (step.repair) body.append(repairCard(step.repair.why, step.repair.message));
+  const obs = step.observation;
+  if (obs !== null && obs !== undefined && !(step.repair && obs === step.repair.message)) {
+    body.append(observationCard(obs));
+  }
+  for (const note of step.notes ?? []) body.append(noteCard(note));
+  if (step.raw) body.append(rawDetails(step.raw));
+  return block;
+}
+
+/** The colour key shown in the empty state: what each card means. */
+function legend() {
+  const list = el("ul", { class: "legend" });
+  for (const kind of ["thought", "action", "observation", "answer", "repair"]) {
+    const item = el("li", { class: `legend-item legend-${kind}` });
+    const label = kind === "repair" ? t("legend.repair") : t("card." + kind);
+    item.append(el("span", { class: "legend-dot", "aria-hidden": "true" }), el("span", {}, label));
+    list.append(item);
+  }
+  return list;
+}
