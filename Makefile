@@ -2,7 +2,7 @@
 # idempotent and pinned), so `make demo` and `make test` work on a fresh machine.
 PORT ?= 8000
 
-.PHONY: demo build test test-native test-browser test-e2e bench size install clean
+.PHONY: demo build test test-native test-browser test-e2e bench size parse-score install clean
 
 ## Build the page and serve it on 127.0.0.1 (the offline scripted model needs no key).
 demo: build
@@ -39,6 +39,16 @@ bench: build
 
 size:
 	scripts/size.sh
+
+## The parser against the shared corpus, scored by the corpus's own reference scorer.
+CORPUS ?= ../shared/corpus
+parse-score:
+	cargo build --quiet --release --bin tao
+	@for set in peer-suite real-outputs; do \
+	  echo "$$set:"; \
+	  target/release/tao parse --jsonl < $(CORPUS)/$$set.jsonl > target/$$set.verdicts.jsonl; \
+	  python3 $(CORPUS)/score.py $(CORPUS)/$$set.jsonl target/$$set.verdicts.jsonl --by style; \
+	done
 
 clean:
 	rm -rf target pkg tests/e2e/out

@@ -1,1 +1,103 @@
-fn main() {}
+//! `make bench` (native part): per-step overhead of the loop and streaming-parse throughput.
+//! These print measurements; they assert nothing about time (timed tests are flaky).
+//!
+//! - per step: a 10-step run (9 actions + an answer) with the scripted model at zero delay and
+//!   an echo tool, repeated; the figure is the loop's own cost per step (prompt rendering,
+//!   streaming parse, events, trajectory bookkeeping).
+//! - parse: a ~200 KB transcript pushed in 4-byte deltas; also 100 and 400 KB to show the
+//!   time grows linearly with the text.
+
+use std::hint::black_box;
+use std::rc::Rc;
+use std::time::Instant;
+use tao_agent::format::parse::{ParseOptions, StreamParser, Style};
+use tao_agent::format::{Format, Lang};
+use tao_agent::host::{block_on, NativeHost};
+use tao_agent::llm::scripted::{Policy, Scripted};
+use tao_agent::tools::{FnTool, Registry};
+use tao_agent::{Agent, Config};
+
+fn main() {
+    println!("per-step overhead (native, scripted model at zero delay, echo tool, 10-step runs)");
+    let mut replies: Vec<String> = (1..10)
+        .map(|i| format!("Thought: step {i}\nAction: echo\nAction Input: value {i}"))
+        .collect();
+    replies.push("Thought: done\nFinal Answer: 42".into());
+    let run = || {
+        let host = Rc::new(NativeHost::default());
+        let model = Scripted::new(
+            "bench",
+            Policy::Replay(replies.clone()),
+            Format::Mrkl,
+            Lang::En,
+            host.clone(),
+        );
+        let mut tools = Registry::new();
+        tools.register(Rc::new(FnTool::new(
+            "echo",
+            "Repeats its input.",
+            "text",
+            |t: &str| Ok(t.to_string()),
+        )));
+        let agent = Agent::new(
+            Config {
+                max_steps: 10,
+                ..Config::default()
+            },
+            Box::new(model),
+            tools,
+            host,
+        );
+        let mut events = 0usize;
+        let t = block_on(agent.run("count to ten", &mut |_| events += 1));
+        assert_eq!(t.steps.len(), 10);
+        black_box((t, events));
+    };
+    for _ in 0..200 {
+        run(); // warm up
+    }
+    let mut per_step = Vec::new();
+    for _ in 0..15 {
+        let runs = 300;
+        let start = Instant::now();
+        for _ in 0..runs {
+            run();
+        }
+        per_step.push(start.elapsed().as_secs_f64() * 1e6 / (runs * 10) as f64);
+    }
+    per_step.sort_by(f64::total_cmp);
+    println!(
+        "  median {:.1} µs/step (min {:.1}, max {:.1}; 15 batches of 300 runs)",
+        per_step[7], per_step[0], per_step[14]
+    );
+
+    println!("streaming parse (4-byte deltas)");
+    let block = "Thought: I need to look this up again, because the last observation did not say it.\n\
+                 Action: search\nAction Input: {\"query\": \"Colorado orogeny eastern sector\", \"page\": 2}\n";
+    for kb in [100, 200, 400] {
+        let mut text = String::new();
+        while text.len() < kb * 1024 {
+            text.push_str(block);
+        }
+        text.push_str("Final Answer: done\n");
+        let mut times = Vec::new();
+        for _ in 0..7 {
+            let mut options = ParseOptions::new(Style::Mrkl);
+            options.stop_at_observation = false;
+            let start = Instant::now();
+            let mut parser = StreamParser::new(options);
+            for chunk in text.as_bytes().chunks(4) {
+                black_box(parser.push(chunk));
+            }
+            black_box(parser.finish());
+            times.push(start.elapsed().as_secs_f64());
+        }
+        times.sort_by(f64::total_cmp);
+        let t = times[3];
+        println!(
+            "  {kb:>3} KB: {:>7.2} ms  ({:.0} MB/s)",
+            t * 1e3,
+            text.len() as f64 / t / 1e6
+        );
+    }
+}

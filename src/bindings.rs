@@ -16,6 +16,7 @@ use crate::agent::{Agent, Config};
 use crate::error::Error;
 use crate::format::{Format, Lang};
 use crate::host::{Host, LocalBoxFuture};
+use crate::llm::scripted::{Policy, Scripted};
 use crate::llm::{Model, OnDelta, Reply, Request};
 use crate::scenarios;
 use crate::tools::{Registry, Tool, ToolError, ToolSpec};
@@ -44,6 +45,8 @@ export interface AgentConfig {
   scenario?: string;
   /** Built-in tools to enable: "search", "lookup", "calculator". Default: the scenario's. */
   tools?: string[];
+  /** Replies for the scripted model to replay in order (deterministic replay, no key). */
+  replies?: string[];
   /** Milliseconds between streamed deltas of the scripted model. Default 0. */
   delayMs?: number;
   /** A model as a JS function: chat messages in, reply text out. */
@@ -131,6 +134,7 @@ struct Settings {
     tools: Option<Vec<String>>,
     delay_ms: u32,
     model: Option<Function>,
+    replies: Option<Vec<String>>,
 }
 
 #[wasm_bindgen(js_class = Agent)]
@@ -207,9 +211,12 @@ impl JsAgent {
             }
             let trajectory = agent
                 .run(&task, &mut |event| {
-                    if let (Some(f), Ok(value)) = (&on_event, to_js(event)) {
-                        // An exception in the page's handler must not stop the agent.
-                        let _ = f.call1(&JsValue::NULL, &value);
+                    // Converted only when someone listens; an exception in the page's handler
+                    // must not stop the agent.
+                    if let Some(f) = &on_event {
+                        if let Ok(value) = to_js(event) {
+                            let _ = f.call1(&JsValue::NULL, &value);
+                        }
                     }
                 })
                 .await;
@@ -286,9 +293,23 @@ fn read_settings(config: &JsValue) -> Result<Settings, Error> {
             )
         })?)
     };
-    if scenario.is_none() && model.is_none() {
+    let replies = get(config, "replies");
+    let replies = if replies.is_undefined() || replies.is_null() {
+        None
+    } else {
+        let array = replies
+            .dyn_into::<Array>()
+            .map_err(|_| Error::config("replies must be an array of strings"))?;
+        Some(
+            array
+                .iter()
+                .map(|v| v.as_string().unwrap_or_default())
+                .collect(),
+        )
+    };
+    if scenario.is_none() && model.is_none() && replies.is_none() {
         return Err(Error::config(
-            "give a scenario (for the offline scripted model) or a model function",
+            "give a scenario or replies (for the offline scripted model), or a model function",
         ));
     }
     Ok(Settings {
@@ -297,6 +318,7 @@ fn read_settings(config: &JsValue) -> Result<Settings, Error> {
         tools,
         delay_ms: number("delayMs")?.unwrap_or(0),
         model,
+        replies,
     })
 }
 
@@ -317,20 +339,23 @@ fn build(
     for (spec, function) in js_tools {
         tools.register(Rc::new(JsTool { spec, function }));
     }
-    let model: Box<dyn Model> = match (settings.model, &settings.scenario) {
-        (Some(function), _) => Box::new(JsModel { function, signal }),
-        (None, Some(scenario)) => {
-            let mut agent = scenarios::offline_agent(
-                scenario,
-                settings.config.clone(),
-                settings.delay_ms,
-                host.clone(),
-            )?;
-            agent.tools = tools;
-            agent.config = settings.config;
-            return Ok(agent);
+    let (format, delay_ms) = (settings.config.format, settings.delay_ms);
+    let scripted = |name: &str, policy: Policy| -> Box<dyn Model> {
+        let mut model = Scripted::new(name, policy, format, lang, host.clone());
+        model.delay_ms = delay_ms;
+        Box::new(model)
+    };
+    let model = match (settings.model, settings.replies, &settings.scenario) {
+        (Some(function), _, _) => Box::new(JsModel { function, signal }),
+        (None, Some(replies), _) => scripted("replay", Policy::Replay(replies)),
+        (None, None, Some(scenario)) => {
+            scripted(&scenario.name, Policy::Rules(scenario.policy.clone()))
         }
-        (None, None) => return Err(Error::config("give a scenario or a model function")),
+        (None, None, None) => {
+            return Err(Error::config(
+                "give a scenario, replies or a model function",
+            ))
+        }
     };
     Ok(Agent::new(settings.config, model, tools, host))
 }

@@ -165,11 +165,13 @@ impl<F: Fn(&str) -> Result<String, ToolError>> Tool for FnTool<F> {
 /// `lang` picks the language of the offline knowledge base.
 pub fn builtin(names: &[String], lang: &str) -> Result<Registry, crate::error::Error> {
     let mut registry = Registry::new();
-    let knowledge = knowledge::tools(lang);
+    // `search` and `lookup` share one browser state, so they are made together, and only when
+    // asked for (reading the knowledge base is the costly part of building an agent).
+    let mut knowledge: Option<Vec<Rc<dyn Tool>>> = None;
     for name in names {
         match name.as_str() {
-            "search" => registry.register(knowledge[0].clone()),
-            "lookup" => registry.register(knowledge[1].clone()),
+            "search" => registry.register(knowledge.get_or_insert_with(|| knowledge::tools(lang))[0].clone()),
+            "lookup" => registry.register(knowledge.get_or_insert_with(|| knowledge::tools(lang))[1].clone()),
             "calculator" => registry.register(calculator::tool()),
             other => {
                 return Err(crate::error::Error::config(format!(
