@@ -274,15 +274,7 @@ fn read_settings(config: &JsValue) -> Result<Settings, Error> {
     if let Some(n) = number("retries")? {
         config_out.retries = n.min(5);
     }
-    let tools = get(config, "tools");
-    let tools = if tools.is_undefined() || tools.is_null() {
-        None
-    } else {
-        let array = tools
-            .dyn_into::<Array>()
-            .map_err(|_| Error::config("tools must be an array of tool names"))?;
-        Some(array.iter().filter_map(|v| v.as_string()).collect())
-    };
+    let tools = string_array(config, "tools", "tools must be an array of tool names")?;
     let model = get(config, "model");
     let model = if model.is_undefined() || model.is_null() {
         None
@@ -293,20 +285,7 @@ fn read_settings(config: &JsValue) -> Result<Settings, Error> {
             )
         })?)
     };
-    let replies = get(config, "replies");
-    let replies = if replies.is_undefined() || replies.is_null() {
-        None
-    } else {
-        let array = replies
-            .dyn_into::<Array>()
-            .map_err(|_| Error::config("replies must be an array of strings"))?;
-        Some(
-            array
-                .iter()
-                .map(|v| v.as_string().unwrap_or_default())
-                .collect(),
-        )
-    };
+    let replies = string_array(config, "replies", "replies must be an array of strings")?;
     if scenario.is_none() && model.is_none() && replies.is_none() {
         return Err(Error::config(
             "give a scenario or replies (for the offline scripted model), or a model function",
@@ -320,6 +299,23 @@ fn read_settings(config: &JsValue) -> Result<Settings, Error> {
         model,
         replies,
     })
+}
+
+/// The optional array of strings `config[key]`; `problem` is the error when it is something else.
+fn string_array(config: &JsValue, key: &str, problem: &str) -> Result<Option<Vec<String>>, Error> {
+    let value = get(config, key);
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    let array = value
+        .dyn_into::<Array>()
+        .map_err(|_| Error::config(problem))?;
+    Ok(Some(
+        array
+            .iter()
+            .map(|v| v.as_string().unwrap_or_default())
+            .collect(),
+    ))
 }
 
 /// Assembles the loop for one run: built-in and JS tools, and the JS or scripted model.
