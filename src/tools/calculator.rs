@@ -281,10 +281,12 @@ impl Parser {
         while self.peek().is_some_and(|c| c.is_alphanumeric() || c == 'π') {
             self.pos += 1;
         }
+        // Every known name is ASCII or π, so ASCII case folding (plus the capital Π) reads
+        // them all; Unicode `to_lowercase` would pull ~12 KB of case tables into the wasm.
         let name: String = self.chars[start..self.pos]
             .iter()
-            .collect::<String>()
-            .to_lowercase();
+            .map(|&c| if c == 'Π' { 'π' } else { c.to_ascii_lowercase() })
+            .collect();
         match name.as_str() {
             "pi" | "π" => return Ok(std::f64::consts::PI),
             "e" => return Ok(std::f64::consts::E),
