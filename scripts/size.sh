@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Prints the size of what the page loads (raw and gzip -9). The goal for the core wasm + glue is
-# 120 KB gzip (the README says so); it is not met yet, so what fails the build is a ceiling at
-# today's size, which catches regressions. Lower CEILING as size work lands; keep the README in step.
+# Prints the size of what the page loads (raw and gzip -9), and fails when the core wasm + glue
+# is over budget. The goal, 120 KB gzip, is the README's budget and is enforced. The ceiling is
+# today's size plus a little headroom, so a regression fails the build long before it reaches
+# the goal; lower it as size work lands (and raise it only with a reason in the commit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GOAL_GZIP=$((120 * 1024))
-CEILING_GZIP=$((166 * 1024))
+CEILING_GZIP=$((114 * 1024))
 gz() { gzip -9 -c "$1" | wc -c; }
 wasm=pkg/tao_agent_bg.wasm glue=pkg/tao_agent.js
 core=$(( $(gz "$wasm") + $(gz "$glue") ))
@@ -17,9 +18,10 @@ printf '%-28s %9s %9d\n' "core wasm + glue" "" "$core"
 printf '%-28s %9s %9d\n' "page (html, www/)" "" "$page"
 printf '%-28s %9s %9d\n' "everything the page loads" "" "$((core + page))"
 if [ "$core" -gt "$GOAL_GZIP" ]; then
-  echo "size: core wasm + glue is $core bytes gzip; the goal is $GOAL_GZIP (not met yet)"
+  echo "size: core wasm + glue is $core bytes gzip, over the goal of $GOAL_GZIP" >&2
+  exit 1
 fi
 if [ "$core" -gt "$CEILING_GZIP" ]; then
-  echo "size: core wasm + glue is $core bytes gzip, over the ceiling of $CEILING_GZIP" >&2
+  echo "size: core wasm + glue is $core bytes gzip, over the ceiling of $CEILING_GZIP (a regression?)" >&2
   exit 1
 fi

@@ -16,6 +16,7 @@ use crate::agent::{Agent, Config};
 use crate::error::Error;
 use crate::format::{Format, Lang};
 use crate::host::{Host, LocalBoxFuture};
+use crate::json::FromJson;
 use crate::llm::scripted::{Policy, Scripted};
 use crate::llm::{Model, OnDelta, Reply, Request};
 use crate::scenarios;
@@ -163,8 +164,9 @@ impl JsAgent {
             .ok()
             .and_then(|s| s.as_string())
             .unwrap_or_default();
-        let spec: ToolSpec = serde_json::from_str::<Value>(&json)
-            .and_then(serde_json::from_value)
+        let spec = serde_json::from_str::<Value>(&json)
+            .map_err(|e| e.to_string())
+            .and_then(|spec| ToolSpec::from_value(&spec))
             .map_err(|e| {
                 JsError::new(&format!(
                     "registerTool needs {{name, description, parameters?}}: {e}"

@@ -15,6 +15,7 @@
 //! - [`scenarios`]: built-in offline demos from the seed articles.
 //! - [`host`]: the clock and timer the loop needs from its environment.
 //! - [`error`]: program errors (model mistakes are observations, not errors).
+//! - `json` (internal): reading typed data out of parsed JSON (why it is not derived: size).
 //! - `bindings` (wasm only): the JavaScript API (`Agent`, events, JS tools and models).
 //!
 //! The core never imports `wasm_bindgen`, `web_sys` or `js_sys`: only `bindings` does, so
@@ -36,6 +37,7 @@ pub mod agent;
 pub mod error;
 pub mod format;
 pub mod host;
+mod json;
 pub mod llm;
 pub mod scenarios;
 pub mod tools;

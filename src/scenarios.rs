@@ -7,8 +7,9 @@
 
 use crate::error::Error;
 use crate::format::Lang;
+use crate::json::Object;
 use crate::llm::scripted::{Rule, Text};
-use serde::Deserialize;
+use serde_json::Value;
 
 const FILES: &[&str] = &[
     include_str!("../data/scenarios/apple-ceo.json"),
@@ -21,7 +22,7 @@ const FILES: &[&str] = &[
 ];
 
 /// A built-in scenario.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug)]
 pub struct Scenario {
     /// The id used in links and on the command line (`apple-ceo`).
     pub name: String,
@@ -34,7 +35,6 @@ pub struct Scenario {
     /// The prompt format it is written for (`mrkl`, `paper`).
     pub format: String,
     /// Its step budget, when it differs from the default.
-    #[serde(default)]
     pub max_steps: Option<u32>,
     /// The built-in tools it uses (`search`, `lookup`, `calculator`).
     pub tools: Vec<String>,
@@ -45,14 +45,23 @@ pub struct Scenario {
 /// All built-in scenarios, in menu order.
 pub fn all() -> Vec<Scenario> {
     // The files are compiled in and checked by a test, so none is skipped in practice.
-    FILES
-        .iter()
-        .filter_map(|f| {
-            serde_json::from_str::<serde_json::Value>(f)
-                .and_then(serde_json::from_value)
-                .ok()
-        })
-        .collect()
+    FILES.iter().filter_map(|f| read(f).ok()).collect()
+}
+
+/// Reads a scenario file (see `crate::json` for why this is not derived).
+fn read(file: &str) -> Result<Scenario, String> {
+    let value: Value = serde_json::from_str(file).map_err(|e| e.to_string())?;
+    let o = Object::new(&value, "struct Scenario")?;
+    Ok(Scenario {
+        name: o.required("name")?,
+        title: o.required("title")?,
+        description: o.required("description")?,
+        task: o.required("task")?,
+        format: o.required("format")?,
+        max_steps: o.or_default("max_steps")?,
+        tools: o.required("tools")?,
+        policy: o.required("policy")?,
+    })
 }
 
 /// The scenario called `name`, or an error listing the valid names.
@@ -110,7 +119,7 @@ mod tests {
     fn every_file_is_a_valid_scenario() {
         assert_eq!(super::all().len(), super::FILES.len());
         for file in super::FILES {
-            if let Err(e) = serde_json::from_str::<super::Scenario>(file) {
+            if let Err(e) = super::read(file) {
                 panic!("invalid scenario file: {e}\n{file}");
             }
         }

@@ -10,7 +10,8 @@
 //! Reading one never panics: a malformed file, or one from a newer tao, is a clear error.
 
 use crate::error::Error;
-use serde::{Deserialize, Serialize};
+use crate::json::{FromJson, Object};
+use serde::Serialize;
 use serde_json::Value;
 
 /// The document type written in every exported trajectory.
@@ -19,7 +20,7 @@ pub const DOCUMENT_FORMAT: &str = "tao-trajectory";
 pub const VERSION: u32 = 1;
 
 /// A whole run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Trajectory {
     /// Always [`DOCUMENT_FORMAT`].
     pub format: String,
@@ -30,32 +31,21 @@ pub struct Trajectory {
     /// The prompt format the run used (`mrkl`, `paper`).
     pub react_format: String,
     /// The prompt language (`en`, `zh`).
-    #[serde(default = "default_lang")]
     pub lang: String,
     /// Which model produced the replies (e.g. `scripted:apple-ceo`).
-    #[serde(default)]
     pub model: String,
     /// The steps so far, in order.
-    #[serde(default)]
     pub steps: Vec<Step>,
     /// The final answer, once there is one.
-    #[serde(default)]
     pub answer: Option<String>,
     /// Why the run ended; `None` while it is still going.
-    #[serde(default)]
     pub stop: Option<Stop>,
     /// Counts over the whole run.
-    #[serde(default)]
     pub stats: Stats,
 }
 
-fn default_lang() -> String {
-    "en".into()
-}
-
 /// One Thought → Action → Observation step (or Thought → Answer).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Step {
     /// 1-based position in the run.
     pub index: u32,
@@ -82,7 +72,7 @@ pub struct Step {
 }
 
 /// A tool call.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Action {
     /// The tool's name, as registered.
     pub tool: String,
@@ -91,7 +81,7 @@ pub struct Action {
 }
 
 /// A model mistake turned into an observation (counted in `n_badcalls`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Repair {
     /// A short code: `no_action`, `unknown_tool`, `bad_input`, ...
     pub why: String,
@@ -100,8 +90,7 @@ pub struct Repair {
 }
 
 /// An unreadable reply that was retried.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Retry {
     /// What the model said.
     pub raw: String,
@@ -112,8 +101,7 @@ pub struct Retry {
 }
 
 /// Milliseconds spent in the model and in the tool.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Timing {
     /// Waiting for (and reading) the model's reply, retries included.
     pub model_ms: f64,
@@ -122,8 +110,7 @@ pub struct Timing {
 }
 
 /// Token counts reported by a provider.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Usage {
     /// Tokens in the prompt.
     pub prompt_tokens: u64,
@@ -132,7 +119,7 @@ pub struct Usage {
 }
 
 /// Why a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StopReason {
     /// The model gave its final answer.
@@ -146,18 +133,16 @@ pub enum StopReason {
 }
 
 /// The end of a run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Stop {
     /// Why.
     pub reason: StopReason,
     /// Details for `Error` (and a human sentence for the others).
-    #[serde(default)]
     pub message: Option<String>,
 }
 
 /// Counts over a run, named as in the ReAct paper's code.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Stats {
     /// Model calls made (retries included).
     pub n_calls: u32,
@@ -237,8 +222,138 @@ impl Trajectory {
                 )))
             }
         }
-        serde_json::from_value(value)
+        <Trajectory as FromJson>::from_value(&value)
             .map_err(|e| Error::format(format!("malformed trajectory: {e}")))
+    }
+}
+
+// Reading a trajectory document field by field (see `crate::json` for why this is not derived).
+// A missing field takes its default, except the few every trajectory must have.
+
+impl FromJson for Trajectory {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        let o = Object::new(value, "struct Trajectory")?;
+        Ok(Trajectory {
+            format: o.required("format")?,
+            version: o.required("version")?,
+            task: o.required("task")?,
+            react_format: o.required("react_format")?,
+            lang: o.or("lang", "en".into())?,
+            model: o.or_default("model")?,
+            steps: o.or_default("steps")?,
+            answer: o.or_default("answer")?,
+            stop: o.or_default("stop")?,
+            stats: o.or_default("stats")?,
+        })
+    }
+}
+
+impl FromJson for Step {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        let o = Object::new(value, "struct Step")?;
+        Ok(Step {
+            index: o.or_default("index")?,
+            thought: o.or_default("thought")?,
+            action: o.or_default("action")?,
+            answer: o.or_default("answer")?,
+            observation: o.or_default("observation")?,
+            raw: o.or_default("raw")?,
+            repair: o.or_default("repair")?,
+            notes: o.or_default("notes")?,
+            retries: o.or_default("retries")?,
+            timing: o.or_default("timing")?,
+            usage: o.or_default("usage")?,
+        })
+    }
+}
+
+impl FromJson for Action {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        let o = Object::new(value, "struct Action")?;
+        Ok(Action {
+            tool: o.required("tool")?,
+            input: o.required("input")?,
+        })
+    }
+}
+
+impl FromJson for Repair {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        let o = Object::new(value, "struct Repair")?;
+        Ok(Repair {
+            why: o.required("why")?,
+            message: o.required("message")?,
+        })
+    }
+}
+
+impl FromJson for Retry {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        let o = Object::new(value, "struct Retry")?;
+        Ok(Retry {
+            raw: o.or_default("raw")?,
+            why: o.or_default("why")?,
+            message: o.or_default("message")?,
+        })
+    }
+}
+
+impl FromJson for Timing {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        let o = Object::new(value, "struct Timing")?;
+        Ok(Timing {
+            model_ms: o.or_default("model_ms")?,
+            tool_ms: o.or_default("tool_ms")?,
+        })
+    }
+}
+
+impl FromJson for Usage {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        let o = Object::new(value, "struct Usage")?;
+        Ok(Usage {
+            prompt_tokens: o.or_default("prompt_tokens")?,
+            completion_tokens: o.or_default("completion_tokens")?,
+        })
+    }
+}
+
+impl FromJson for StopReason {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        let all = [
+            StopReason::Answer,
+            StopReason::MaxSteps,
+            StopReason::Aborted,
+            StopReason::Error,
+        ];
+        let name = String::from_value(value)?;
+        all.into_iter().find(|r| r.name() == name).ok_or_else(|| {
+            format!("unknown variant `{name}`, expected one of `answer`, `max_steps`, `aborted`, `error`")
+        })
+    }
+}
+
+impl FromJson for Stop {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        let o = Object::new(value, "struct Stop")?;
+        Ok(Stop {
+            reason: o.required("reason")?,
+            message: o.or_default("message")?,
+        })
+    }
+}
+
+impl FromJson for Stats {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        let o = Object::new(value, "struct Stats")?;
+        Ok(Stats {
+            n_calls: o.or_default("n_calls")?,
+            n_badcalls: o.or_default("n_badcalls")?,
+            steps: o.or_default("steps")?,
+            elapsed_ms: o.or_default("elapsed_ms")?,
+            prompt_tokens: o.or_default("prompt_tokens")?,
+            completion_tokens: o.or_default("completion_tokens")?,
+        })
     }
 }
 

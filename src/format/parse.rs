@@ -207,10 +207,14 @@ const BASE_KEYWORDS: &[(&str, Label)] = &[
 
 /// The configured final marker split into its bracket keyword (`Finish[...]` -> "finish") or
 /// its label words (`AI:` -> ["ai"]).
+///
+/// The parts are folded with ASCII case rules, the same rules `probe_keyword` and `is_finish`
+/// use on the reply, so a marker matches a reply spelled the way the marker is. (Full Unicode
+/// `to_lowercase` would also pull ~12 KB of case tables into the wasm.)
 fn marker_parts(options: &ParseOptions) -> (String, Option<Vec<String>>) {
     let marker = options.final_marker.as_deref().map(str::trim).unwrap_or("");
     if let Some(open) = marker.find('[') {
-        let kw = marker.get(..open).unwrap_or("").trim().to_lowercase();
+        let kw = marker.get(..open).unwrap_or("").trim().to_ascii_lowercase();
         let kw = if kw.is_empty() {
             "finish".to_string()
         } else {
@@ -221,7 +225,7 @@ fn marker_parts(options: &ParseOptions) -> (String, Option<Vec<String>>) {
     let words: Vec<String> = marker
         .trim_end_matches([':', '：'])
         .split_whitespace()
-        .map(str::to_lowercase)
+        .map(str::to_ascii_lowercase)
         .collect();
     let label = if words.is_empty() { None } else { Some(words) };
     ("finish".to_string(), label)
@@ -982,7 +986,9 @@ fn parse_head(head: &str) -> Head<'_> {
     if t.starts_with("```") || t.starts_with("~~~") {
         return Head::Fence;
     }
-    if t.to_lowercase().contains("final answer:") {
+    // ASCII folding finds the same matches as Unicode lowercasing here: no non-ASCII
+    // character lowercases into this ASCII phrase.
+    if t.to_ascii_lowercase().contains("final answer:") {
         return Head::WithFinal;
     }
     let lead = head.len() - head.trim_start().len();

@@ -14,14 +14,13 @@ use super::{Model, OnDelta, Reply, Request, Role};
 use crate::error::Error;
 use crate::format::{Format, Lang, Move};
 use crate::host::{Host, LocalBoxFuture};
-use serde::Deserialize;
+use crate::json::{invalid_type, FromJson, Object};
 use serde_json::Value;
 use std::cell::Cell;
 use std::rc::Rc;
 
 /// Text in English and Chinese, or one string for both.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(untagged)]
+#[derive(Clone, Debug)]
 pub enum Text {
     /// The same text in every language.
     Same(String),
@@ -30,7 +29,6 @@ pub enum Text {
         /// English.
         en: String,
         /// Chinese.
-        #[serde(default)]
         zh: Option<String>,
     },
 }
@@ -49,8 +47,7 @@ impl Text {
 }
 
 /// When a rule applies.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(untagged)]
+#[derive(Clone, Debug)]
 pub enum When {
     /// `"start"` (no step yet), `"*"` (always), or a text the latest observation contains.
     One(String),
@@ -59,25 +56,63 @@ pub enum When {
 }
 
 /// One rule of a policy: a condition and the reply it gives.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug)]
 pub struct Rule {
     /// When the rule applies.
     pub when: When,
     /// The thought (rendered in the run's format).
-    #[serde(default)]
     pub thought: Option<Text>,
     /// The tool to call.
-    #[serde(default)]
     pub tool: Option<String>,
     /// The tool's input: a text, or a JSON value.
-    #[serde(default)]
     pub input: Option<Value>,
     /// The final answer.
-    #[serde(default)]
     pub answer: Option<Text>,
     /// A raw reply instead of a rendered one (to show malformed or hallucinating models).
-    #[serde(default)]
     pub raw: Option<Text>,
+}
+
+// Reading scenario files (see `crate::json` for why this is not derived).
+
+impl FromJson for Text {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        match value {
+            Value::String(s) => Ok(Text::Same(s.clone())),
+            Value::Object(_) => {
+                let o = Object::new(value, "a text")?;
+                Ok(Text::Localized {
+                    en: o.required("en")?,
+                    zh: o.or_default("zh")?,
+                })
+            }
+            other => Err(invalid_type(other, "a text, or {\"en\": .., \"zh\": ..}")),
+        }
+    }
+}
+
+impl FromJson for When {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        match value {
+            Value::String(s) => Ok(When::One(s.clone())),
+            other => Vec::from_value(other)
+                .map(When::Any)
+                .map_err(|_| invalid_type(other, "a text or a list of texts")),
+        }
+    }
+}
+
+impl FromJson for Rule {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        let o = Object::new(value, "struct Rule")?;
+        Ok(Rule {
+            when: o.required("when")?,
+            thought: o.or_default("thought")?,
+            tool: o.or_default("tool")?,
+            input: o.or_default("input")?,
+            answer: o.or_default("answer")?,
+            raw: o.or_default("raw")?,
+        })
+    }
 }
 
 impl Rule {

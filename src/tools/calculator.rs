@@ -272,8 +272,7 @@ impl Parser {
             .iter()
             .filter(|c| **c != '_')
             .collect();
-        text.parse::<f64>()
-            .map_err(|_| ToolError::BadInput(format!("'{text}' is not a number")))
+        parse_decimal(&text).ok_or_else(|| ToolError::BadInput(format!("'{text}' is not a number")))
     }
 
     fn name(&mut self) -> Result<f64, ToolError> {
@@ -281,10 +280,18 @@ impl Parser {
         while self.peek().is_some_and(|c| c.is_alphanumeric() || c == 'π') {
             self.pos += 1;
         }
+        // Every known name is ASCII or π, so ASCII case folding (plus the capital Π) reads
+        // them all; Unicode `to_lowercase` would pull ~12 KB of case tables into the wasm.
         let name: String = self.chars[start..self.pos]
             .iter()
-            .collect::<String>()
-            .to_lowercase();
+            .map(|&c| {
+                if c == 'Π' {
+                    'π'
+                } else {
+                    c.to_ascii_lowercase()
+                }
+            })
+            .collect();
         match name.as_str() {
             "pi" | "π" => return Ok(std::f64::consts::PI),
             "e" => return Ok(std::f64::consts::E),
@@ -341,6 +348,42 @@ impl Parser {
     }
 }
 
+/// Reads `digits[.digits][e[+-]digits]` the way `str::parse::<f64>` does (`.5`, `5.` and `007`
+/// included), but with serde_json's number reader: the crate needs that one for JSON anyway,
+/// and `str::parse` would add core's own float reader, ~15 KB of code and tables, to the wasm.
+/// So the text is first rewritten in JSON's stricter grammar (`0.5`, `5`, `7`).
+fn parse_decimal(text: &str) -> Option<f64> {
+    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    let (mantissa, exponent) = match text.split_once(['e', 'E']) {
+        Some((m, e)) => (m, Some(e)),
+        None => (text, None),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if !all_digits(int) || !all_digits(frac) || (int.is_empty() && frac.is_empty()) {
+        return None;
+    }
+    let int = int.trim_start_matches('0');
+    let mut json = String::from(if int.is_empty() { "0" } else { int });
+    if !frac.is_empty() {
+        json = json + "." + frac;
+    }
+    if let Some(exponent) = exponent {
+        let digits = exponent.strip_prefix(['+', '-']).unwrap_or(exponent);
+        if digits.is_empty() || !all_digits(digits) {
+            return None;
+        }
+        json = json + "e" + exponent;
+    }
+    // The text is valid JSON now, so the one error left is a number too large for an f64,
+    // which `str::parse` reads as infinity (reported below as an overflow).
+    Some(
+        serde_json::from_str::<serde_json::Value>(&json)
+            .ok()
+            .and_then(|v| v.as_f64())
+            .unwrap_or(f64::INFINITY),
+    )
+}
+
 fn factorial(n: f64) -> Result<f64, ToolError> {
     if n < 0.0 || n != n.trunc() || n > 170.0 {
         return Err(ToolError::BadInput(
@@ -370,6 +413,8 @@ mod tests {
             ("2.5e3", "2500"),
             ("round(pi * 100)", "314"),
             ("3 × 4 ÷ 2", "6"),
+            (".5 + 5. + 007", "12.5"),
+            ("1.e2 + 2.5E-1", "100.25"),
         ];
         for (expression, expected) in cases {
             assert_eq!(
@@ -396,6 +441,10 @@ mod tests {
             matches!(evaluate("(1 + 2"), Err(ToolError::BadInput(m)) if m.contains("not closed"))
         );
         assert!(matches!(evaluate(""), Err(ToolError::BadInput(_))));
+        assert!(
+            matches!(evaluate("1.2.3"), Err(ToolError::BadInput(m)) if m.contains("'1.2.3' is not a number"))
+        );
+        assert!(matches!(evaluate("1e400"), Err(ToolError::Failed(m)) if m.contains("infinite")));
         let deep = "(".repeat(10_000) + "1" + &")".repeat(10_000);
         assert!(
             matches!(evaluate(&deep), Err(ToolError::BadInput(m)) if m.contains("nested too deeply"))

@@ -8,7 +8,7 @@
 //! environment is a separate tool; this one never touches the network.
 
 use super::{FnTool, Tool, ToolError};
-use serde::Deserialize;
+use crate::json::{FromJson, Object};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -17,17 +17,24 @@ const KNOWLEDGE_JSON: &str = include_str!("../../data/knowledge.json");
 /// How many sentences `search` shows of a page (the paper's `get_page_obs` shows five).
 const SENTENCES_SHOWN: usize = 5;
 
-#[derive(Deserialize)]
-struct Knowledge {
-    pages: Vec<Page>,
-}
-
-#[derive(Deserialize)]
 struct Page {
     title: String,
     aliases: Vec<String>,
     en: String,
     zh: String,
+}
+
+// Reading the knowledge base (see `crate::json` for why this is not derived).
+impl FromJson for Page {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        let o = Object::new(value, "struct Page")?;
+        Ok(Page {
+            title: o.required("title")?,
+            aliases: o.required("aliases")?,
+            en: o.required("en")?,
+            zh: o.required("zh")?,
+        })
+    }
 }
 
 /// The open page and the current lookup (shared by `search` and `lookup`).
@@ -44,8 +51,8 @@ struct Browser {
 pub fn tools(lang: &str) -> Vec<Rc<dyn Tool>> {
     let pages: Rc<Vec<Page>> = Rc::new(
         serde_json::from_str::<Value>(KNOWLEDGE_JSON)
-            .and_then(serde_json::from_value::<Knowledge>)
-            .map(|k| k.pages)
+            .map_err(|e| e.to_string())
+            .and_then(|k| Object::new(&k, "the knowledge base")?.required("pages"))
             .unwrap_or_default(), // the file is compiled in and tested; never fails in practice
     );
     let chinese = lang == "zh";

@@ -10,24 +10,33 @@ pub mod calculator;
 pub mod knowledge;
 
 use crate::host::LocalBoxFuture;
-use serde::{Deserialize, Serialize};
+use crate::json::{FromJson, Object};
+use serde::Serialize;
 use serde_json::Value;
 use std::rc::Rc;
 
 /// What the model is told about a tool.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ToolSpec {
     /// The name the model writes after `Action:`.
     pub name: String,
     /// What the tool is for, in one or two sentences.
     pub description: String,
     /// JSON Schema of the input.
-    #[serde(default = "default_schema")]
     pub parameters: Value,
 }
 
-fn default_schema() -> Value {
-    string_schema("input")
+/// Read from the JSON a page gives `registerTool` (see `crate::json` for why this is not
+/// derived). Without `parameters`, the tool takes one string called `input`.
+impl FromJson for ToolSpec {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        let o = Object::new(value, "struct ToolSpec")?;
+        Ok(ToolSpec {
+            name: o.required("name")?,
+            description: o.required("description")?,
+            parameters: o.or("parameters", string_schema("input"))?,
+        })
+    }
 }
 
 /// The schema of a tool that takes one string, called `field`.
