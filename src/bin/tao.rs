@@ -121,24 +121,22 @@ mod cli {
         let format = Format::from_name(format_name).ok_or(format!(
             "unknown format \"{format_name}\"; use mrkl or paper"
         ))?;
-        let mut config = Config {
+        let config = Config {
             format,
             lang,
             ..Config::default()
         };
-        if let Some(n) = flag(args, "--max-steps") {
-            config.max_steps = n
-                .parse()
-                .map_err(|_| format!("--max-steps takes a whole number, not \"{n}\""))?;
-        }
         let task = flag(args, "--task")
             .map(str::to_string)
             .unwrap_or_else(|| scenario.task(lang).to_string());
         let mut agent =
             scenarios::offline_agent(&scenario, config, 0, Rc::new(NativeHost::default()))
                 .map_err(|e| e.message)?;
+        // Given last, so it wins over the scenario's own step budget.
         if let Some(n) = flag(args, "--max-steps") {
-            agent.config.max_steps = n.parse().unwrap_or(agent.config.max_steps);
+            agent.config.max_steps = n
+                .parse()
+                .map_err(|_| format!("--max-steps takes a whole number, not \"{n}\""))?;
         }
         let trajectory = block_on(agent.run(&task, &mut |_| {}));
         if args.iter().any(|a| a == "--show-prompts") {
