@@ -2,7 +2,7 @@
 //! with JS functions for the model and the tools and a real `AbortController`.
 #![cfg(target_arch = "wasm32")]
 
-use js_sys::{Array, Function, Object, Promise, Reflect, JSON};
+use js_sys::{Array, Function, Promise, Reflect, JSON};
 use tao_agent::bindings::{parse_trajectory, JsAgent};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -96,6 +96,17 @@ async fn events_arrive_in_order_while_the_run_streams() {
     assert_eq!(strings(&events), expected);
 }
 
+/// Runs a question with the JS `model` and `tool` registered as `docs`.
+async fn run_with_docs_tool(model: &Function, tool: Function) -> JsValue {
+    let agent = JsAgent::new(object("{}", &[("model", model)])).unwrap();
+    let spec = object(
+        r#"{"name": "docs", "description": "Searches the docs."}"#,
+        &[],
+    );
+    agent.register_tool(spec, tool).unwrap();
+    run(&agent, "How do I install it?", JsValue::UNDEFINED).await
+}
+
 #[wasm_bindgen_test]
 async fn a_js_model_and_a_js_tool() {
     let model = Function::new_with_args(
@@ -106,21 +117,11 @@ async fn a_js_model_and_a_js_tool() {
            ? 'Thought: I will ask the docs.\\nAction: docs\\nAction Input: {\"query\": \"install\"}'
            : 'Thought: ' + messages[messages.length - 1].content + '\\nFinal Answer: done'), 1));",
     );
-    let agent = JsAgent::new(object("{}", &[("model", &model)])).unwrap();
     let tool = Function::new_with_args(
         "input",
         "return Promise.resolve('docs say: ' + input.query + ' with npm');",
     );
-    agent
-        .register_tool(
-            object(
-                r#"{"name": "docs", "description": "Searches the docs."}"#,
-                &[],
-            ),
-            tool,
-        )
-        .unwrap();
-    let t = run(&agent, "How do I install it?", JsValue::UNDEFINED).await;
+    let t = run_with_docs_tool(&model, tool).await;
     assert_eq!(
         text(&t, "steps.0.observation"),
         "docs say: install with npm"
@@ -133,18 +134,8 @@ async fn a_js_model_and_a_js_tool() {
     assert_eq!(text(&t, "model"), "js:anonymous"); // `new Function` is named "anonymous"
 
     // A tool that throws gives an observation, not a failed run.
-    let agent = JsAgent::new(object("{}", &[("model", &model)])).unwrap();
     let broken = Function::new_with_args("input", "throw new Error('index offline')");
-    agent
-        .register_tool(
-            object(
-                r#"{"name": "docs", "description": "Searches the docs."}"#,
-                &[],
-            ),
-            broken,
-        )
-        .unwrap();
-    let t = run(&agent, "How do I install it?", JsValue::UNDEFINED).await;
+    let t = run_with_docs_tool(&model, broken).await;
     assert_eq!(
         text(&t, "steps.0.observation"),
         "Error: docs failed: docs threw: index offline"
@@ -227,5 +218,4 @@ async fn errors_are_js_errors_with_clear_messages() {
     let t = run(&agent, "t", JsValue::UNDEFINED).await;
     assert_eq!(text(&t, "stop.reason"), "error");
     assert_eq!(text(&t, "stop.message"), "the JS model threw: bad key");
-    let _ = Object::new();
 }
