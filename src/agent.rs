@@ -7,15 +7,15 @@
 //! program errors (the model endpoint failing) end the run with the trajectory intact.
 
 use crate::error::{Error, ErrorKind};
-use crate::format::parse::{ParseEvent, StreamParser, Verdict};
+use crate::format::parse::{parse, ParseEvent, Parsed, StreamParser, Verdict};
 use crate::format::{Format, Lang};
+pub use crate::host::Abort;
 use crate::host::Host;
-use crate::llm::{Message, Model, Request};
-use crate::tools::{Registry, ToolError};
-use crate::trajectory::{Action, Repair, Retry, Step, StopReason, Trajectory};
+use crate::llm::{Delta, Message, Model, Request, ToolCall};
+use crate::tools::{Registry, ToolError, ToolSpec};
+use crate::trajectory::{Action, Repair, Retry, Step, StopReason, Switch, Trajectory};
 use serde::Serialize;
 use serde_json::Value;
-use std::cell::Cell;
 use std::rc::Rc;
 
 /// How the agent runs.
@@ -71,6 +71,13 @@ pub enum Event<'a> {
     },
     /// Something the reader should know (a cut stream, ignored text, a retry).
     Note { index: u32, text: &'a str },
+    /// The run continues in another format (`auto` falling back to text ReAct).
+    Switch {
+        index: u32,
+        from: &'a str,
+        to: &'a str,
+        why: &'a str,
+    },
     /// The final answer.
     Answer { index: u32, text: &'a str },
     /// The run ended.
@@ -82,25 +89,6 @@ pub enum Event<'a> {
 
 /// Receives events.
 pub type Observer<'a> = &'a mut dyn FnMut(&Event);
-
-/// A flag that stops a run at the next delta or step; cheap to clone and share with a callback.
-#[derive(Clone, Debug, Default)]
-pub struct Abort(Rc<Cell<bool>>);
-
-impl Abort {
-    /// Asks the run to stop.
-    pub fn abort(&self) {
-        self.0.set(true);
-    }
-    /// Whether the run was asked to stop.
-    pub fn is_aborted(&self) -> bool {
-        self.0.get()
-    }
-    /// Clears the flag, to reuse an agent after an aborted run.
-    pub fn reset(&self) {
-        self.0.set(false);
-    }
-}
 
 /// A ReAct agent: a model, tools, a format, and the loop that ties them together.
 pub struct Agent {
@@ -232,6 +220,13 @@ impl Agent {
         }
     }
 
+    /// The format of the next step: the trajectory's own, which changes when `auto` falls
+    /// back to text ReAct (the trajectory is the single source of truth, so a resumed run
+    /// continues in the format it had reached).
+    pub fn format_of(&self, trajectory: &Trajectory) -> Format {
+        Format::from_name(&trajectory.react_format).unwrap_or(self.config.format)
+    }
+
     /// Asks the model for the next Thought and Action, reading its reply as it streams, and
     /// asks again (up to `retries` times) when the reply cannot be read.
     async fn think(
@@ -241,24 +236,45 @@ impl Agent {
         on_event: Observer<'_>,
     ) -> Result<Verdict, Error> {
         let index = step.index;
-        let format = self.config.format;
-        let messages = self.prompt(trajectory);
-        // The stop sequence is sent to the provider, and enforced here too: the parser cuts
-        // the reply at an `Observation` the model invents, and we stop the stream right there.
-        let stop = format.stop_sequences(index);
-        let options = format.parse_options(&self.tools);
         let mut attempt = 0;
         loop {
-            let mut parser = StreamParser::new(options.clone());
-            // What the stream has announced so far; the rest is announced after `finish`.
+            let format = self.format_of(trajectory);
+            let native = format.is_native();
+            let messages = self.prompt(trajectory);
+            // The stop sequence is sent to the provider, and enforced here too: the parser
+            // cuts the reply at an `Observation` the model invents, and we stop the stream
+            // right there. (Native tool calling needs neither: the reply ends at the call.)
+            let stop = format.stop_sequences(index);
+            let specs: Vec<ToolSpec> = match native {
+                true => self.tools.specs().cloned().collect(),
+                false => Vec::new(),
+            };
+            let mut parser = StreamParser::new(format.parse_options(&self.tools));
+            let mut text = String::new(); // the whole reply as received
+                                          // What the stream has announced so far; the rest is announced after `finish`.
             let (mut tool, mut thought_sent, mut action_sent) = (String::new(), false, false);
+            let mut notes = Vec::new();
+            let mut first_token = None;
             let started = self.host.now_ms();
-            let abort = &self.abort;
-            let mut on_delta = |delta: &str| -> bool {
+            let (abort, host) = (&self.abort, &self.host);
+            let mut on_delta = |delta: Delta| -> bool {
                 if abort.is_aborted() {
                     return false;
                 }
+                let delta = match delta {
+                    Delta::Text(delta) => delta,
+                    Delta::Note(note) => {
+                        on_event(&Event::Note { index, text: note });
+                        notes.push(note.to_string());
+                        return true;
+                    }
+                };
+                first_token.get_or_insert_with(|| micros(host.now_ms() - started));
+                text.push_str(delta);
                 on_event(&Event::Token { index, text: delta });
+                if native {
+                    return true; // the text is the thought (or the answer); nothing to parse yet
+                }
                 for event in parser.push_str(delta) {
                     match event {
                         ParseEvent::Thought(text) => {
@@ -280,30 +296,55 @@ impl Agent {
                 }
                 true
             };
-            let reply = self
-                .model
-                .complete(
-                    Request {
-                        messages: &messages,
-                        stop: &stop,
-                    },
-                    &mut on_delta,
-                )
-                .await;
+            let request = Request {
+                messages: &messages,
+                stop: &stop,
+                tools: &specs,
+                abort: &self.abort,
+            };
+            let reply = self.model.complete(request, &mut on_delta).await;
             step.timing.model_ms = micros(step.timing.model_ms + self.host.now_ms() - started);
+            step.timing.first_token_ms = step.timing.first_token_ms.or(first_token);
+            step.notes.append(&mut notes);
             trajectory.stats.n_calls += 1;
-            step.raw = parser.text().to_string();
+            step.raw = match native {
+                true => text.clone(),
+                false => parser.text().to_string(),
+            };
             if self.abort.is_aborted() {
                 return Err(Error::new(ErrorKind::Aborted, "aborted by the user"));
             }
-            if let Some(usage) = reply?.usage {
+            let reply = match reply {
+                // `auto`: the endpoint does not do native tool calling; continue in text.
+                Err(e) if e.kind == ErrorKind::ToolsRejected && format == Format::Auto => {
+                    self.switch(trajectory, step, &e.message, on_event);
+                    continue;
+                }
+                other => other?,
+            };
+            if let Some(usage) = reply.usage {
                 trajectory.stats.prompt_tokens += usage.prompt_tokens;
                 trajectory.stats.completion_tokens += usage.completion_tokens;
                 let total = step.usage.get_or_insert_with(Default::default);
                 total.prompt_tokens += usage.prompt_tokens;
                 total.completion_tokens += usage.completion_tokens;
             }
-            let parsed = parser.finish();
+            let parsed = if native {
+                let parsed = self.read_native(&text, &reply.tool_calls, format);
+                if parsed.is_none() {
+                    let why = "the model answered in text ReAct instead of calling a tool";
+                    self.switch(trajectory, step, why, on_event);
+                }
+                parsed.unwrap_or_else(|| parse(&text, &Format::Mrkl.parse_options(&self.tools)))
+            } else {
+                parser.finish()
+            };
+            if parsed.cut_at.is_some() {
+                // Saved: what arrived after the cut, and what the model had not sent yet.
+                let saved = text.len().saturating_sub(step.raw.len()) as u32 + reply.unsent_chars;
+                step.saved_chars += saved;
+                trajectory.stats.saved_chars += u64::from(saved);
+            }
             for note in &parsed.notes {
                 on_event(&Event::Note { index, text: note });
             }
@@ -340,11 +381,80 @@ impl Agent {
                     if let (Verdict::Action { tool, input, .. }, false) = (&verdict, action_sent) {
                         on_event(&Event::Action { index, tool, input });
                     }
-                    step.notes = parsed.notes;
+                    step.notes.extend(parsed.notes);
                     return Ok(verdict);
                 }
             }
         }
+    }
+
+    /// Reads a reply in native tool calling: a call is the action (the text before it the
+    /// thought), text alone the answer. `None` when `auto` should fall back: the model wrote
+    /// text ReAct (labels like `Action:` or `Final Answer:`) instead of calling a tool.
+    fn read_native(&self, text: &str, calls: &[ToolCall], format: Format) -> Option<Parsed> {
+        let mut notes = Vec::new();
+        let verdict = if let Some(call) = calls.first() {
+            if calls.len() > 1 {
+                let ignored: Vec<&str> = calls[1..].iter().map(|c| c.name.as_str()).collect();
+                notes.push(format!(
+                    "the model called {} tools at once; tao runs one per step, so it ran the first and ignored: {}",
+                    calls.len(),
+                    ignored.join(", ")
+                ));
+            }
+            Verdict::Action {
+                thought: text.to_string(),
+                tool: call.name.clone(),
+                input: call.arguments.clone(),
+            }
+        } else {
+            if format == Format::Auto {
+                let parsed = parse(text, &Format::Mrkl.parse_options(&self.tools));
+                let plain = matches!(&parsed.verdict, Verdict::Error { why, .. } if why == "no_action" || why == "empty");
+                if !plain {
+                    return None;
+                }
+            }
+            match text.trim() {
+                "" => Verdict::Error {
+                    thought: String::new(),
+                    why: "empty".into(),
+                    message: "Your reply was empty. Call one of the tools, or reply with the final answer.".into(),
+                },
+                answer => Verdict::Final {
+                    thought: String::new(),
+                    answer: answer.to_string(),
+                },
+            }
+        };
+        Some(Parsed {
+            verdict,
+            notes,
+            cut_at: None,
+        })
+    }
+
+    /// Continues the run in the `mrkl` text format, and says so in the step.
+    fn switch(
+        &self,
+        trajectory: &mut Trajectory,
+        step: &mut Step,
+        why: &str,
+        on_event: Observer<'_>,
+    ) {
+        let from = std::mem::replace(&mut trajectory.react_format, Format::Mrkl.name().into());
+        let to = trajectory.react_format.clone();
+        on_event(&Event::Switch {
+            index: step.index,
+            from: &from,
+            to: &to,
+            why,
+        });
+        step.switch = Some(Switch {
+            from,
+            to,
+            why: why.to_string(),
+        });
     }
 
     /// Runs the tool the model chose and records the observation.

@@ -18,6 +18,20 @@ pub enum ErrorKind {
     Format,
     /// The run was aborted by the caller.
     Aborted,
+    /// The model endpoint could not be reached (offline, CORS, wrong host).
+    Network,
+    /// The endpoint refused the key (HTTP 401/403).
+    Auth,
+    /// The endpoint does not know the path or the model (HTTP 404).
+    NotFound,
+    /// The prompt is longer than the model's context window.
+    TooLong,
+    /// Rate-limited (HTTP 429) even after waiting and retrying.
+    RateLimited,
+    /// The endpoint failed (HTTP 5xx, a broken stream) even after retrying.
+    Server,
+    /// The endpoint does not accept native tool calling (`auto` falls back to text ReAct).
+    ToolsRejected,
 }
 
 /// A program error: a kind and a lowercase message with context and, where one exists, a hint.

@@ -6,8 +6,10 @@
 //! [`Host`] built on `performance.now()` and `setTimeout`. Natively, [`NativeHost`] uses the
 //! standard library, and [`block_on`] polls a future on the current thread.
 
+use std::cell::Cell;
 use std::future::Future;
 use std::pin::Pin;
+use std::rc::Rc;
 
 /// A boxed future that need not be `Send`: in a browser everything runs on one thread, and JS
 /// values (promises, callbacks) cannot cross threads anyway.
@@ -19,6 +21,25 @@ pub trait Host {
     fn now_ms(&self) -> f64;
     /// A future that completes after `ms` milliseconds (used to pace streamed replies).
     fn sleep(&self, ms: u32) -> LocalBoxFuture<'static, ()>;
+}
+
+/// A flag that stops a run at the next delta or step; cheap to clone and share with a callback.
+#[derive(Clone, Debug, Default)]
+pub struct Abort(Rc<Cell<bool>>);
+
+impl Abort {
+    /// Asks the run to stop.
+    pub fn abort(&self) {
+        self.0.set(true);
+    }
+    /// Whether the run was asked to stop.
+    pub fn is_aborted(&self) -> bool {
+        self.0.get()
+    }
+    /// Clears the flag, to reuse an agent after an aborted run.
+    pub fn reset(&self) {
+        self.0.set(false);
+    }
 }
 
 /// The native host: `Instant` and a blocking sleep (fine for the CLI; tests use no delay).

@@ -69,6 +69,23 @@ pub struct Step {
     pub timing: Timing,
     /// Tokens, when the model reported them.
     pub usage: Option<Usage>,
+    /// Characters of the reply not used because the stream was stopped at an invented
+    /// `Observation`: those received after the cut, plus those the model had not yet sent
+    /// when it says (a provider's stream is closed there, so it generates no more).
+    pub saved_chars: u32,
+    /// Set when the run changed format in this step (`auto` falling back to text ReAct).
+    pub switch: Option<Switch>,
+}
+
+/// A change of format during a run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Switch {
+    /// The format before (`auto`).
+    pub from: String,
+    /// The format from this step on (`mrkl`).
+    pub to: String,
+    /// Why: the endpoint rejected tools, or the model answered in text ReAct.
+    pub why: String,
 }
 
 /// A tool call.
@@ -107,6 +124,8 @@ pub struct Timing {
     pub model_ms: f64,
     /// Running the tool.
     pub tool_ms: f64,
+    /// From sending the request to the first streamed text, when there was any.
+    pub first_token_ms: Option<f64>,
 }
 
 /// Token counts reported by a provider.
@@ -156,6 +175,8 @@ pub struct Stats {
     pub prompt_tokens: u64,
     /// Completion tokens over the run, when reported.
     pub completion_tokens: u64,
+    /// Characters saved by stopping streams at invented observations (see `Step`).
+    pub saved_chars: u64,
 }
 
 impl Trajectory {
@@ -263,6 +284,19 @@ impl FromJson for Step {
             retries: o.or_default("retries")?,
             timing: o.or_default("timing")?,
             usage: o.or_default("usage")?,
+            saved_chars: o.or_default("saved_chars")?,
+            switch: o.or_default("switch")?,
+        })
+    }
+}
+
+impl FromJson for Switch {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        let o = Object::new(value, "struct Switch")?;
+        Ok(Switch {
+            from: o.or_default("from")?,
+            to: o.required("to")?,
+            why: o.or_default("why")?,
         })
     }
 }
@@ -304,6 +338,7 @@ impl FromJson for Timing {
         Ok(Timing {
             model_ms: o.or_default("model_ms")?,
             tool_ms: o.or_default("tool_ms")?,
+            first_token_ms: o.or_default("first_token_ms")?,
         })
     }
 }
@@ -353,6 +388,7 @@ impl FromJson for Stats {
             elapsed_ms: o.or_default("elapsed_ms")?,
             prompt_tokens: o.or_default("prompt_tokens")?,
             completion_tokens: o.or_default("completion_tokens")?,
+            saved_chars: o.or_default("saved_chars")?,
         })
     }
 }
@@ -365,6 +401,12 @@ impl Trajectory {
         let mut out = format!("Task: {}\n", self.task);
         for step in &self.steps {
             out += &format!("\nStep {}\n", step.index);
+            if let Some(switch) = &step.switch {
+                out += &format!(
+                    "  Switched: {} -> {} ({})\n",
+                    switch.from, switch.to, switch.why
+                );
+            }
             for retry in &step.retries {
                 out += &format!("  (retried: {} — {:?})\n", retry.why, retry.raw);
             }

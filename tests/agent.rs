@@ -48,6 +48,7 @@ fn event_trace(agent: &Agent, task: &str) -> Vec<String> {
             Event::Observation { index, .. } => format!("observation:{index}"),
             Event::Repair { index, why, .. } => format!("repair:{index}:{why}"),
             Event::Note { index, .. } => format!("note:{index}"),
+            Event::Switch { index, to, .. } => format!("switch:{index}:{to}"),
             Event::Answer { index, .. } => format!("answer:{index}"),
             Event::Stopped { reason, .. } => format!("stopped:{}", reason.name()),
         })

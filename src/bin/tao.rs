@@ -119,7 +119,7 @@ mod cli {
         };
         let format_name = flag(args, "--format").unwrap_or(&scenario.format);
         let format = Format::from_name(format_name).ok_or(format!(
-            "unknown format \"{format_name}\"; use mrkl or paper"
+            "unknown format \"{format_name}\"; use mrkl, paper, tools or auto"
         ))?;
         let config = Config {
             format,
@@ -162,8 +162,13 @@ mod cli {
                     Role::System => "system",
                     Role::User => "user",
                     Role::Assistant => "assistant",
+                    Role::Tool => "tool",
                 };
-                println!("[{role}]\n{}\n", message.content);
+                println!("[{role}]\n{}", message.content);
+                for call in &message.tool_calls {
+                    println!("(calls {} with {})", call.name, call.arguments);
+                }
+                println!();
             }
         }
         println!("──────── run ────────");

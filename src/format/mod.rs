@@ -5,7 +5,9 @@
 //! - [`mrkl`]: `Thought: / Action: / Action Input: / Observation: / Final Answer:` (LangChain,
 //!   Qwen-Agent);
 //! - [`paper`]: `Thought n: / Action n: Tool[input] / Observation n:` with `Finish[answer]`
-//!   (the ReAct paper).
+//!   (the ReAct paper);
+//! - [`tools`]: native tool calling (OpenAI `tools`, Anthropic `tool_use`); `auto` is the same
+//!   with a fallback to `mrkl` when the endpoint or the model does not do it.
 //!
 //! Both share one lenient, incremental reader, [`parse`]. The prompt is always rendered from the
 //! trajectory: a system message with the instructions and tools, the question, then for each
@@ -14,6 +16,7 @@
 pub mod mrkl;
 pub mod paper;
 pub mod parse;
+pub mod tools;
 
 use crate::llm::{Message, Role};
 use crate::tools::Registry;
@@ -27,6 +30,11 @@ pub enum Format {
     Mrkl,
     /// `Thought n / Action n: Tool[input] / Observation n`, `Finish[answer]`.
     Paper,
+    /// Native tool calling; an endpoint that rejects it is an error.
+    Tools,
+    /// Native tool calling, falling back to `mrkl` when the endpoint rejects tools or the
+    /// model answers in text ReAct.
+    Auto,
 }
 
 /// The language of the prompt (the labels stay English in both: models follow them best, and
@@ -72,11 +80,13 @@ pub enum Move<'a> {
 }
 
 impl Format {
-    /// `mrkl` or `paper`.
+    /// `mrkl`, `paper`, `tools` or `auto`.
     pub fn from_name(name: &str) -> Option<Format> {
         match name.trim().to_ascii_lowercase().as_str() {
             "mrkl" | "react" => Some(Format::Mrkl),
             "paper" => Some(Format::Paper),
+            "tools" | "native" => Some(Format::Tools),
+            "auto" => Some(Format::Auto),
             _ => None,
         }
     }
@@ -86,7 +96,14 @@ impl Format {
         match self {
             Format::Mrkl => "mrkl",
             Format::Paper => "paper",
+            Format::Tools => "tools",
+            Format::Auto => "auto",
         }
+    }
+
+    /// Whether the model calls tools through the provider's API rather than in text.
+    pub fn is_native(self) -> bool {
+        matches!(self, Format::Tools | Format::Auto)
     }
 
     /// The system message: how to answer, and the tools.
@@ -94,45 +111,61 @@ impl Format {
         match self {
             Format::Mrkl => mrkl::instructions(tools, lang),
             Format::Paper => paper::instructions(tools, lang),
+            Format::Tools | Format::Auto => self::tools::instructions(lang),
         }
     }
 
-    /// How step `n` reads as the model's turn.
+    /// How step `n` reads as the model's turn in text (the native formats write `mrkl` text,
+    /// which is what `auto` falls back to).
     pub fn turn(self, n: u32, thought: &str, next: Move) -> String {
         match self {
-            Format::Mrkl => mrkl::turn(thought, next),
             Format::Paper => paper::turn(n, thought, next),
+            _ => mrkl::turn(thought, next),
         }
     }
 
     /// How the observation of step `n` is shown to the model.
     pub fn observation(self, n: u32, text: &str) -> String {
         match self {
-            Format::Mrkl => format!("Observation: {text}"),
             Format::Paper => format!("Observation {n}: {text}"),
+            _ => format!("Observation: {text}"),
         }
     }
 
-    /// Where the model should stop in step `n`: before it writes an observation itself.
+    /// Where the model should stop in step `n`: before it writes an observation itself (the
+    /// native formats need no stop: the provider ends the reply at the tool call).
     pub fn stop_sequences(self, n: u32) -> Vec<String> {
         match self {
             Format::Mrkl => vec!["\nObservation:".into()],
             Format::Paper => vec![format!("\nObservation {n}:")],
+            Format::Tools | Format::Auto => Vec::new(),
         }
     }
 
-    /// How the reply to step `n` is read.
+    /// How the reply to step `n` is read (text replies in the native formats as `mrkl`).
     pub fn parse_options(self, tools: &Registry) -> parse::ParseOptions {
+        self.parse_options_named(tools.names())
+    }
+
+    /// Like [`Format::parse_options`], for a list of tool specs.
+    pub fn parse_options_for(self, tools: &[crate::tools::ToolSpec]) -> parse::ParseOptions {
+        self.parse_options_named(tools.iter().map(|t| t.name.clone()).collect())
+    }
+
+    fn parse_options_named(self, names: Vec<String>) -> parse::ParseOptions {
         let mut options = parse::ParseOptions::new(match self {
-            Format::Mrkl => parse::Style::Mrkl,
             Format::Paper => parse::Style::Paper,
+            _ => parse::Style::Mrkl,
         });
-        options.tools = Some(tools.names());
+        options.tools = Some(names);
         options
     }
 
     /// The whole prompt for the next step, rendered from the trajectory.
     pub fn render(self, trajectory: &Trajectory, tools: &Registry, lang: Lang) -> Vec<Message> {
+        if self.is_native() {
+            return self::tools::render(trajectory, lang);
+        }
         let mut messages = vec![
             Message::new(Role::System, self.instructions(tools, lang)),
             Message::new(Role::User, format!("Question: {}", trajectory.task)),

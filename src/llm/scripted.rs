@@ -10,8 +10,9 @@
 //! Replies are streamed in small deltas with a configurable delay so a page shows them
 //! arriving, and the stream stops as soon as the reader says so (the client-side stop).
 
-use super::{Model, OnDelta, Reply, Request, Role};
+use super::{Delta, Model, OnDelta, Reply, Request, Role, ToolCall};
 use crate::error::Error;
+use crate::format::parse::{parse, Verdict};
 use crate::format::{Format, Lang, Move};
 use crate::host::{Host, LocalBoxFuture};
 use crate::json::{invalid_type, FromJson, Object};
@@ -248,18 +249,59 @@ impl Model for Scripted {
         on_delta: OnDelta<'a>,
     ) -> LocalBoxFuture<'a, Result<Reply, Error>> {
         Box::pin(async move {
-            let text = self.reply_to(&request)?;
+            let mut text = self.reply_to(&request)?;
+            // Offered native tools, the scripted model plays a model that calls them: its
+            // scripted text action becomes a tool call, and only the thought is streamed (or,
+            // for an answer, only the answer). Replies that are not ReAct stay text.
+            let mut tool_calls = Vec::new();
+            if !request.tools.is_empty() {
+                let options = Format::Mrkl.parse_options_for(request.tools);
+                match parse(&text, &options).verdict {
+                    Verdict::Action {
+                        thought,
+                        tool,
+                        input,
+                    } => {
+                        let arguments = match input {
+                            Value::String(s) => {
+                                let field = request
+                                    .tools
+                                    .iter()
+                                    .find(|t| t.name.eq_ignore_ascii_case(&tool))
+                                    .and_then(|t| t.parameters["required"][0].as_str())
+                                    .unwrap_or("input");
+                                serde_json::json!({ field: s })
+                            }
+                            other => other,
+                        };
+                        tool_calls.push(ToolCall {
+                            id: format!("call_{}", self.replayed.get()),
+                            name: tool,
+                            arguments,
+                        });
+                        text = thought;
+                    }
+                    Verdict::Final { answer, .. } => text = answer,
+                    Verdict::Error { .. } => {}
+                }
+            }
             let chars: Vec<char> = text.chars().collect();
+            let mut sent = 0;
             for chunk in chars.chunks(self.chunk_chars.max(1)) {
                 if self.delay_ms > 0 {
                     self.host.sleep(self.delay_ms).await;
                 }
                 let delta: String = chunk.iter().collect();
-                if !on_delta(&delta) {
+                sent += chunk.len();
+                if !on_delta(Delta::Text(&delta)) {
                     break; // the reader has what it needs (or the run was aborted)
                 }
             }
-            Ok(Reply { usage: None })
+            Ok(Reply {
+                usage: None,
+                tool_calls,
+                unsent_chars: (chars.len() - sent) as u32,
+            })
         })
     }
 }
