@@ -12,3 +12,6 @@ mod parser;
 mod trajectory_file;
 /// Scripted replies in, rendered trajectory out: the loop end to end, one file per case.
 mod transcripts;
+/// Providers over a recorded transport: request bodies, vendor streams split at every byte,
+/// retries, failures with their fixes, the client-side stop, and `auto`'s fallback.
+mod providers;
