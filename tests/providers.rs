@@ -12,9 +12,7 @@ use std::rc::Rc;
 use tao_agent::error::ErrorKind;
 use tao_agent::format::Format;
 use tao_agent::host::{block_on, Abort, Host, LocalBoxFuture};
-use tao_agent::llm::http::{
-    Api, Body, HttpModel, HttpRequest, HttpResponse, Settings, Transport,
-};
+use tao_agent::llm::http::{Api, Body, HttpModel, HttpRequest, HttpResponse, Settings, Transport};
 use tao_agent::llm::{Delta, Message, Model, Reply, Request, Role};
 use tao_agent::tools::{string_schema, FnTool, Registry, ToolSpec};
 use tao_agent::trajectory::StopReason;
@@ -223,7 +221,10 @@ fn recorded_streams_decode_the_same_at_every_byte_split() {
                 Some(tool) => {
                     assert_eq!(reply.tool_calls.len(), 1, "{name}");
                     assert_eq!(reply.tool_calls[0].name, tool);
-                    assert_eq!(reply.tool_calls[0].arguments, json!({"query": "current CEO of Apple"}));
+                    assert_eq!(
+                        reply.tool_calls[0].arguments,
+                        json!({"query": "current CEO of Apple"})
+                    );
                 }
                 None => assert!(reply.tool_calls.is_empty()),
             }
@@ -242,7 +243,9 @@ fn recorded_streams_decode_the_same_at_every_byte_split() {
 fn openai_request_body_and_headers() {
     let transport = Recorded::new(vec![sse(&fixture("openai-mrkl.sse"), &[])]);
     let (m, _) = model(Api::OpenAi, &transport);
-    complete(&m, &[search_spec()], &["\nObservation:".into()]).2.unwrap();
+    complete(&m, &[search_spec()], &["\nObservation:".into()])
+        .2
+        .unwrap();
     let sent = &transport.sent.borrow()[0];
     assert_eq!(sent.url, "https://api.openai.com/v1/chat/completions");
     assert_eq!(
@@ -287,13 +290,20 @@ fn openai_request_body_and_headers() {
 fn anthropic_request_body_and_headers() {
     let transport = Recorded::new(vec![sse(&fixture("anthropic-mrkl.sse"), &[])]);
     let (m, _) = model(Api::Anthropic, &transport);
-    complete(&m, &[search_spec()], &["\nObservation:".into()]).2.unwrap();
+    complete(&m, &[search_spec()], &["\nObservation:".into()])
+        .2
+        .unwrap();
     let sent = &transport.sent.borrow()[0];
     assert_eq!(sent.url, "https://api.anthropic.com/v1/messages");
     let names: Vec<&str> = sent.headers.iter().map(|h| h.0).collect();
     assert_eq!(
         names,
-        ["content-type", "x-api-key", "anthropic-version", "anthropic-dangerous-direct-browser-access"]
+        [
+            "content-type",
+            "x-api-key",
+            "anthropic-version",
+            "anthropic-dangerous-direct-browser-access"
+        ]
     );
     let body: Value = serde_json::from_str(&sent.body).unwrap();
     assert_eq!(
@@ -314,16 +324,22 @@ fn anthropic_request_body_and_headers() {
 
 /// A scripted run in the native format, to check how tool calls and results are sent back.
 fn native_trajectory_messages(api: Api) -> Value {
-    let call = sse(&fixture(match api {
-        Api::OpenAi => "openai-tool-call.sse",
-        Api::Anthropic => "anthropic-tool-use.sse",
-    }), &[]);
+    let call = sse(
+        &fixture(match api {
+            Api::OpenAi => "openai-tool-call.sse",
+            Api::Anthropic => "anthropic-tool-use.sse",
+        }),
+        &[],
+    );
     let transport = Recorded::new(vec![call, status(500, "stop here")]);
     let (m, _) = model(api, &transport);
     let mut tools = Registry::new();
-    tools.register(Rc::new(FnTool::new("search", "Searches.", "query", |q: &str| {
-        Ok(format!("Results for {q}: Tim Cook."))
-    })));
+    tools.register(Rc::new(FnTool::new(
+        "search",
+        "Searches.",
+        "query",
+        |q: &str| Ok(format!("Results for {q}: Tim Cook.")),
+    )));
     let config = Config {
         format: Format::Tools,
         retries: 0,
@@ -331,8 +347,14 @@ fn native_trajectory_messages(api: Api) -> Value {
     };
     let agent = Agent::new(config, Box::new(m), tools, Rc::new(FakeClock::default()));
     let t = block_on(agent.run("Who is Apple's CEO?", &mut |_| {}));
-    assert_eq!(t.steps[0].thought, "I need to find out who the CEO of Apple is.");
-    assert_eq!(t.steps[0].observation.as_deref(), Some("Results for current CEO of Apple: Tim Cook."));
+    assert_eq!(
+        t.steps[0].thought,
+        "I need to find out who the CEO of Apple is."
+    );
+    assert_eq!(
+        t.steps[0].observation.as_deref(),
+        Some("Results for current CEO of Apple: Tim Cook.")
+    );
     let bodies = transport.bodies();
     bodies[1]["messages"].clone()
 }
@@ -368,7 +390,10 @@ fn native_tool_calls_and_results_go_back_in_each_apis_shape() {
 fn rate_limits_are_retried_honouring_retry_after_then_given_up() {
     let limited = || Canned {
         retry_after: Some("7".into()),
-        ..status(429, r#"{"error":{"message":"Rate limit reached for gpt-4o-mini","type":"requests","code":"rate_limit_exceeded"}}"#)
+        ..status(
+            429,
+            r#"{"error":{"message":"Rate limit reached for gpt-4o-mini","type":"requests","code":"rate_limit_exceeded"}}"#,
+        )
     };
     let transport = Recorded::new(vec![limited(), sse(&fixture("openai-mrkl.sse"), &[])]);
     let (m, clock) = model(Api::OpenAi, &transport);
@@ -379,12 +404,18 @@ fn rate_limits_are_retried_honouring_retry_after_then_given_up() {
     assert_eq!(clock.slept.borrow().iter().sum::<u32>(), 7000);
 
     // Without Retry-After: 1 s, 2 s, 4 s, then a clear error.
-    let transport = Recorded::new(vec![status(503, "{\"error\":{\"message\":\"overloaded\"}}"); 4]);
+    let transport = Recorded::new(vec![
+        status(503, "{\"error\":{\"message\":\"overloaded\"}}");
+        4
+    ]);
     let (m, clock) = model(Api::OpenAi, &transport);
     let (_, notes, reply) = complete(&m, &[], &[]);
     let error = reply.unwrap_err();
     assert_eq!(error.kind, ErrorKind::Server);
-    assert_eq!(error.message, "the server failed (HTTP 503) after 3 retries: overloaded; try again later");
+    assert_eq!(
+        error.message,
+        "the server failed (HTTP 503) after 3 retries: overloaded; try again later"
+    );
     assert_eq!(notes.len(), 3);
     assert_eq!(clock.slept.borrow().iter().sum::<u32>(), 7000);
     assert_eq!(transport.sent.borrow().len(), 4);
@@ -392,7 +423,9 @@ fn rate_limits_are_retried_honouring_retry_after_then_given_up() {
 
 #[test]
 fn each_failure_names_its_cause_and_fix_and_never_the_key() {
-    let echo = format!(r#"{{"error":{{"message":"Incorrect API key provided: {CANARY}.","type":"invalid_request_error","code":"invalid_api_key"}}}}"#);
+    let echo = format!(
+        r#"{{"error":{{"message":"Incorrect API key provided: {CANARY}.","type":"invalid_request_error","code":"invalid_api_key"}}}}"#
+    );
     let cases: Vec<(Api, Canned, ErrorKind, &str)> = vec![
         (Api::OpenAi, status(401, &echo), ErrorKind::Auth, "the endpoint refused the API key (HTTP 401: Incorrect API key provided: [key]. [invalid_api_key]); check that the key is right"),
         (Api::Anthropic, status(401, r#"{"type":"error","error":{"type":"authentication_error","message":"CORS requests must set 'anthropic-dangerous-direct-browser-access' header"}}"#), ErrorKind::Auth, "anthropic refused a request from a web page"),
@@ -409,7 +442,11 @@ fn each_failure_names_its_cause_and_fix_and_never_the_key() {
         let (m, _) = model(api, &transport);
         let error = complete(&m, &[], &[]).2.unwrap_err();
         assert_eq!(error.kind, kind, "{}", error.message);
-        assert!(error.message.starts_with(start), "{}\n  should start with\n{start}", error.message);
+        assert!(
+            error.message.starts_with(start),
+            "{}\n  should start with\n{start}",
+            error.message
+        );
         assert!(!error.message.contains(CANARY));
     }
 }
@@ -418,9 +455,17 @@ fn each_failure_names_its_cause_and_fix_and_never_the_key() {
 fn a_network_failure_says_which_hint_applies() {
     let cases = [
         (Api::OpenAi, "http://localhost:11434/v1", "OLLAMA_ORIGINS"),
-        (Api::OpenAi, "http://127.0.0.1:1234/v1", "is the server running"),
+        (
+            Api::OpenAi,
+            "http://127.0.0.1:1234/v1",
+            "is the server running",
+        ),
         (Api::OpenAi, "https://api.example.com/v1", "CORS"),
-        (Api::Anthropic, "https://api.anthropic.com", "anthropic-dangerous-direct-browser-access"),
+        (
+            Api::Anthropic,
+            "https://api.anthropic.com",
+            "anthropic-dangerous-direct-browser-access",
+        ),
     ];
     for (api, base, hint) in cases {
         let transport = Rc::new(Recorded::default());
@@ -428,11 +473,23 @@ fn a_network_failure_says_which_hint_applies() {
             .responses
             .borrow_mut()
             .push_back(Err(Error::new(ErrorKind::Network, "Failed to fetch")));
-        let m = HttpModel::new(settings(api, base), transport.clone(), Rc::new(FakeClock::default()));
+        let m = HttpModel::new(
+            settings(api, base),
+            transport.clone(),
+            Rc::new(FakeClock::default()),
+        );
         let error = complete(&m, &[], &[]).2.unwrap_err();
         assert_eq!(error.kind, ErrorKind::Network);
-        assert!(error.message.starts_with("could not reach "), "{}", error.message);
-        assert!(error.message.contains("(Failed to fetch)"), "{}", error.message);
+        assert!(
+            error.message.starts_with("could not reach "),
+            "{}",
+            error.message
+        );
+        assert!(
+            error.message.contains("(Failed to fetch)"),
+            "{}",
+            error.message
+        );
         assert!(error.message.contains(hint), "{}", error.message);
     }
 }
@@ -450,7 +507,10 @@ fn a_rejected_stop_parameter_is_dropped_and_the_request_sent_again() {
     let (text, notes, reply) = complete(&m, &[], &stop);
     assert!(reply.is_ok());
     assert_eq!(text, MRKL_STEP);
-    assert!(notes[0].starts_with("the endpoint does not accept \"stop\""), "{notes:?}");
+    assert!(
+        notes[0].starts_with("the endpoint does not accept \"stop\""),
+        "{notes:?}"
+    );
     complete(&m, &[], &stop); // and it stays dropped for this model
     let bodies = transport.bodies();
     assert!(bodies[0].get("stop").is_some());
@@ -466,12 +526,19 @@ fn openai_stream(text: &str) -> Canned {
     let mut s = String::new();
     for piece in text.as_bytes().chunks(5) {
         let piece = String::from_utf8_lossy(piece);
-        s += &format!("data: {}\n\n", json!({"choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": null}]}));
+        s += &format!(
+            "data: {}\n\n",
+            json!({"choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": null}]})
+        );
     }
     s += "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n";
     s += "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":100,\"completion_tokens\":20}}\n\ndata: [DONE]\n\n";
     // One chunk per event, as a server flushing each one sends them.
-    let cuts: Vec<usize> = s.match_indices("\n\n").map(|(i, _)| i + 2).filter(|&i| i < s.len()).collect();
+    let cuts: Vec<usize> = s
+        .match_indices("\n\n")
+        .map(|(i, _)| i + 2)
+        .filter(|&i| i < s.len())
+        .collect();
     sse(s.as_bytes(), &cuts)
 }
 
@@ -481,7 +548,12 @@ fn agent_over(transport: &Rc<Recorded>, format: Format) -> Agent {
         format,
         ..Config::default()
     };
-    Agent::new(config, Box::new(m), knowledge_tools(), Rc::new(FakeClock::default()))
+    Agent::new(
+        config,
+        Box::new(m),
+        knowledge_tools(),
+        Rc::new(FakeClock::default()),
+    )
 }
 
 #[test]
@@ -493,14 +565,28 @@ fn a_run_over_streams_cuts_a_runaway_reply_at_the_invented_observation() {
         openai_stream("Thought: He was born in Mobile, Alabama.\nFinal Answer: Mobile, Alabama"),
     ]);
     let agent = agent_over(&transport, Format::Mrkl);
-    let t = block_on(agent.run("What is the hometown of the current CEO of Apple Inc.?", &mut |_| {}));
+    let t = block_on(agent.run(
+        "What is the hometown of the current CEO of Apple Inc.?",
+        &mut |_| {},
+    ));
     assert_eq!(t.answer.as_deref(), Some("Mobile, Alabama"));
     assert_eq!(t.steps[0].raw.trim_end(), MRKL_STEP);
-    assert!(t.steps[0].observation.as_deref().unwrap().contains("Tim Cook"));
+    assert!(t.steps[0]
+        .observation
+        .as_deref()
+        .unwrap()
+        .contains("Tim Cook"));
     // The stream was closed at the cut (the body dropped unread), not read to its end.
     assert_eq!(transport.cut_bodies.get(), 1);
-    assert!(t.steps[0].saved_chars > 0 && t.steps[0].saved_chars < 40, "{}", t.steps[0].saved_chars);
-    assert_eq!((t.stats.prompt_tokens, t.stats.completion_tokens), (200, 40));
+    assert!(
+        t.steps[0].saved_chars > 0 && t.steps[0].saved_chars < 40,
+        "{}",
+        t.steps[0].saved_chars
+    );
+    assert_eq!(
+        (t.stats.prompt_tokens, t.stats.completion_tokens),
+        (200, 40)
+    );
     assert!(t.steps.iter().all(|s| s.timing.first_token_ms.is_some()));
 }
 
@@ -510,7 +596,9 @@ fn auto_falls_back_to_text_react_when_tools_are_rejected_and_says_so() {
     let transport = Recorded::new(vec![
         status(400, refusal),
         openai_stream(MRKL_STEP),
-        openai_stream("Thought: Tim Cook was born in Mobile, Alabama.\nFinal Answer: Mobile, Alabama"),
+        openai_stream(
+            "Thought: Tim Cook was born in Mobile, Alabama.\nFinal Answer: Mobile, Alabama",
+        ),
     ]);
     let agent = agent_over(&transport, Format::Auto);
     let mut events = Vec::new();
@@ -537,11 +625,18 @@ fn auto_falls_back_to_text_react_when_tools_are_rejected_and_says_so() {
 fn auto_falls_back_when_the_model_answers_in_text_react() {
     let transport = Recorded::new(vec![
         openai_stream(MRKL_STEP),
-        openai_stream("Thought: Tim Cook was born in Mobile, Alabama.\nFinal Answer: Mobile, Alabama"),
+        openai_stream(
+            "Thought: Tim Cook was born in Mobile, Alabama.\nFinal Answer: Mobile, Alabama",
+        ),
     ]);
     let t = block_on(agent_over(&transport, Format::Auto).run("Q?", &mut |_| {}));
     assert_eq!(t.steps[0].action.as_ref().unwrap().tool, "search");
-    assert!(t.steps[0].switch.as_ref().unwrap().why.contains("text ReAct"));
+    assert!(t.steps[0]
+        .switch
+        .as_ref()
+        .unwrap()
+        .why
+        .contains("text ReAct"));
     assert_eq!(t.answer.as_deref(), Some("Mobile, Alabama"));
     // And a plain text answer in `auto` is simply the answer.
     let transport = Recorded::new(vec![openai_stream("Mobile, Alabama.")]);
@@ -554,7 +649,10 @@ fn auto_falls_back_when_the_model_answers_in_text_react() {
 fn a_failure_mid_run_keeps_every_step_so_far() {
     let transport = Recorded::new(vec![
         openai_stream(MRKL_STEP),
-        sse(b"data: {\"choices\":[{\"delta\":{\"content\":\"Thought: Tim\"}}]}\n\n", &[]),
+        sse(
+            b"data: {\"choices\":[{\"delta\":{\"content\":\"Thought: Tim\"}}]}\n\n",
+            &[],
+        ),
     ]);
     let t = block_on(agent_over(&transport, Format::Mrkl).run("Q?", &mut |_| {}));
     assert_eq!(t.steps.len(), 2);

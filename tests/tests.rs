@@ -8,10 +8,10 @@ mod agent;
 /// The lenient streaming parser against the shared corpus (real outputs and the anchors'
 /// own parser tests), split at every byte, and fuzzed.
 mod parser;
+/// Providers over a recorded transport: request bodies, vendor streams split at every byte,
+/// retries, failures with their fixes, the client-side stop, and `auto`'s fallback.
+mod providers;
 /// Trajectory files: round trip, and no panic on any input.
 mod trajectory_file;
 /// Scripted replies in, rendered trajectory out: the loop end to end, one file per case.
 mod transcripts;
-/// Providers over a recorded transport: request bodies, vendor streams split at every byte,
-/// retries, failures with their fixes, the client-side stop, and `auto`'s fallback.
-mod providers;

@@ -1,4 +1,5 @@
-//! The JavaScript API: the only file (with the JS model and JS tools below) that touches JS.
+//! The JavaScript API: with the fetch transport ([`fetch`]) and the JS model ([`js_model`]),
+//! the only code that touches JS.
 //!
 //! ```js
 //! import init, { Agent, scenarios } from "./pkg/tao_agent.js";
@@ -12,17 +13,23 @@
 //! speaks JSON for trajectories, so this costs no extra code in the wasm. Futures here are not
 //! `Send`: they hold JS values, and a browser tab has one thread.
 
+mod fetch;
+mod js_model;
+
 use crate::agent::{Agent, Config};
 use crate::error::Error;
 use crate::format::{Format, Lang};
 use crate::host::{Host, LocalBoxFuture};
 use crate::json::FromJson;
+use crate::llm::http::{self, Api, HttpModel};
 use crate::llm::scripted::{Policy, Scripted};
-use crate::llm::{Model, OnDelta, Reply, Request};
+use crate::llm::Model;
 use crate::scenarios;
 use crate::tools::{Registry, Tool, ToolError, ToolSpec};
 use crate::trajectory::Trajectory;
-use js_sys::{Array, Function, Object, Promise, Reflect, JSON};
+use fetch::WebTransport;
+use js_model::JsModel;
+use js_sys::{Array, Function, Promise, Reflect, JSON};
 use serde::Serialize;
 use serde_json::Value;
 use std::cell::RefCell;
@@ -34,15 +41,15 @@ use wasm_bindgen_futures::{future_to_promise, JsFuture};
 const TYPES: &'static str = r#"
 /** Settings of an Agent; every field is optional. */
 export interface AgentConfig {
-  /** Prompt format: "mrkl" (Thought/Action/Action Input) or "paper" (Action n: Tool[input]). Default: the scenario's, else "mrkl". */
-  format?: "mrkl" | "paper";
+  /** Prompt format: "mrkl" (Thought/Action/Action Input), "paper" (Action n: Tool[input]), "tools" (native tool calling) or "auto" (native, falling back to mrkl). Default: the scenario's, else "mrkl". */
+  format?: "mrkl" | "paper" | "tools" | "auto";
   /** Prompt language. Default "en". */
   lang?: "en" | "zh";
   /** Steps before the run stops without an answer. Default 8 (or the scenario's). */
   maxSteps?: number;
   /** How often an unreadable reply is asked again before it becomes a repair observation. Default 1. */
   retries?: number;
-  /** A built-in scenario: its tools, and (without `model`) its scripted model. */
+  /** A built-in scenario: its tools, and (without a provider or `model` function) its scripted model. */
   scenario?: string;
   /** Built-in tools to enable: "search", "lookup", "calculator". Default: the scenario's. */
   tools?: string[];
@@ -50,10 +57,36 @@ export interface AgentConfig {
   replies?: string[];
   /** Milliseconds between streamed deltas of the scripted model. Default 0. */
   delayMs?: number;
-  /** A model as a JS function: chat messages in, reply text out. */
-  model?: (messages: TaoMessage[], options: { stop: string[]; signal?: AbortSignal }) => string | Promise<string>;
+  /** Where the model runs: "scripted" (offline, default), "openai" (any OpenAI-compatible endpoint), "ollama" (OpenAI-compatible at http://localhost:11434/v1) or "anthropic". */
+  provider?: "scripted" | "openai" | "ollama" | "anthropic";
+  /** The provider's base URL. Default https://api.openai.com/v1, http://localhost:11434/v1 or https://api.anthropic.com. */
+  baseUrl?: string;
+  /** The model: its name at the provider (e.g. "gpt-4o-mini"), or a JS function that plays the model. */
+  model?: string | JsModelFunction;
+  /** The API key. Kept in memory, sent only in the provider's auth header; never in events, trajectories or errors. */
+  apiKey?: string;
+  /** Sampling temperature. Default: the provider's. */
+  temperature?: number;
+  /** Most tokens per reply. Default: the provider's (Anthropic: 1024). */
+  maxTokens?: number;
 }
-export interface TaoMessage { role: "system" | "user" | "assistant"; content: string; }
+/** A model in JS: stream with `onDelta` (it returns false when tao has read enough) and/or return the reply. */
+export type JsModelFunction = (messages: TaoMessage[], options: {
+  stop: string[]; tools: ToolSpecInit[]; signal: AbortSignal; onDelta: (text: string) => boolean;
+}) => JsModelReply | Promise<JsModelReply>;
+export type JsModelReply = string | void | {
+  text?: string; toolCalls?: { id?: string; name: string; arguments: object | string }[];
+  usage?: { promptTokens: number; completionTokens: number };
+};
+/** What testConnection found. */
+export interface ConnectionReport {
+  model: string; reply: string; deltas: number; first_token_ms: number | null; total_ms: number;
+  usage: { prompt_tokens: number; completion_tokens: number } | null; notes: string[];
+}
+export interface TaoMessage {
+  role: "system" | "user" | "assistant" | "tool"; content: string;
+  tool_calls?: { id: string; name: string; arguments: unknown }[]; tool_call_id?: string;
+}
 export interface ToolSpecInit { name: string; description: string; parameters?: object; }
 export interface RunOptions { onEvent?: (event: TaoEvent) => void; signal?: AbortSignal; }
 export type TaoEvent =
@@ -64,6 +97,7 @@ export type TaoEvent =
   | { type: "observation"; index: number; text: string }
   | { type: "repair"; index: number; why: string; message: string }
   | { type: "note"; index: number; text: string }
+  | { type: "switch"; index: number; from: string; to: string; why: string }
   | { type: "answer"; index: number; text: string }
   | { type: "stopped"; reason: StopReason; message: string | null };
 export type StopReason = "answer" | "max_steps" | "aborted" | "error";
@@ -72,13 +106,14 @@ export interface TaoStep {
   answer: string | null; observation: string | null; raw: string;
   repair: { why: string; message: string } | null; notes: string[];
   retries: { raw: string; why: string; message: string }[];
-  timing: { model_ms: number; tool_ms: number };
+  timing: { model_ms: number; tool_ms: number; first_token_ms: number | null };
   usage: { prompt_tokens: number; completion_tokens: number } | null;
+  saved_chars: number; switch: { from: string; to: string; why: string } | null;
 }
 export interface Trajectory {
   format: "tao-trajectory"; version: 1; task: string; react_format: string; lang: string; model: string;
   steps: TaoStep[]; answer: string | null; stop: { reason: StopReason; message: string | null } | null;
-  stats: { n_calls: number; n_badcalls: number; steps: number; elapsed_ms: number; prompt_tokens: number; completion_tokens: number };
+  stats: { n_calls: number; n_badcalls: number; steps: number; elapsed_ms: number; prompt_tokens: number; completion_tokens: number; saved_chars: number };
 }
 export interface ScenarioInfo { name: string; title: string; description: string; task: string; format: "mrkl" | "paper"; maxSteps: number | null; tools: string[]; }
 "#;
@@ -113,6 +148,32 @@ pub fn scenarios(lang: Option<String>) -> Result<JsValue, JsError> {
     to_js(&list)
 }
 
+/// Sends a tiny request to the configured provider and reports what came back (the reply,
+/// latency, token counts); throws an Error naming the cause and the fix when it fails.
+#[wasm_bindgen(js_name = testConnection, unchecked_return_type = "Promise<ConnectionReport>")]
+pub fn test_connection(
+    #[wasm_bindgen(unchecked_param_type = "AgentConfig")] config: JsValue,
+) -> Promise {
+    future_to_promise(async move {
+        let error = |e: Error| JsValue::from(JsError::new(&e.message));
+        let endpoint = read_settings(&config)
+            .map_err(error)?
+            .endpoint
+            .ok_or_else(|| {
+                error(Error::config(
+                    "testConnection needs a provider: openai, ollama or anthropic",
+                ))
+            })?;
+        let host: Rc<dyn Host> = Rc::new(WebHost);
+        let transport = Rc::new(WebTransport { signal: None });
+        let model = HttpModel::new(endpoint, transport, host.clone());
+        let report = http::test_connection(&model, host.as_ref())
+            .await
+            .map_err(error)?;
+        to_js(&report).map_err(JsValue::from)
+    })
+}
+
 /// Reads a trajectory file (JSON text); throws an Error saying what is wrong with it.
 #[wasm_bindgen(js_name = parseTrajectory, unchecked_return_type = "Trajectory")]
 pub fn parse_trajectory(text: &str) -> Result<JsValue, JsError> {
@@ -136,6 +197,8 @@ struct Settings {
     delay_ms: u32,
     model: Option<Function>,
     replies: Option<Vec<String>>,
+    /// A provider over HTTP (its key included: this struct is never serialised or logged).
+    endpoint: Option<http::Settings>,
 }
 
 #[wasm_bindgen(js_class = Agent)]
@@ -258,7 +321,7 @@ fn read_settings(config: &JsValue) -> Result<Settings, Error> {
     if let Some(name) = text("format") {
         config_out.format = Format::from_name(&name).ok_or_else(|| {
             Error::config(format!(
-                "unknown format \"{name}\"; use \"mrkl\" or \"paper\""
+                "unknown format \"{name}\"; use \"mrkl\", \"paper\", \"tools\" or \"auto\""
             ))
         })?;
     }
@@ -278,19 +341,24 @@ fn read_settings(config: &JsValue) -> Result<Settings, Error> {
     }
     let tools = string_array(config, "tools", "tools must be an array of tool names")?;
     let model = get(config, "model");
-    let model = if model.is_undefined() || model.is_null() {
-        None
+    let (model, model_name) = if model.is_function() {
+        (Some(model.unchecked_into::<Function>()), None)
+    } else if model.is_undefined() || model.is_null() {
+        (None, None)
     } else {
-        Some(model.dyn_into::<Function>().map_err(|_| {
-            Error::config(
-                "model must be a function (messages, options) => string | Promise<string>",
-            )
-        })?)
+        let name = model.as_string().ok_or_else(|| {
+            Error::config("model must be the model's name at the provider, or a JS function (messages, options) => reply")
+        })?;
+        (
+            None,
+            Some(name.trim().to_string()).filter(|n| !n.is_empty()),
+        )
     };
+    let endpoint = read_endpoint(config, model_name)?;
     let replies = string_array(config, "replies", "replies must be an array of strings")?;
-    if scenario.is_none() && model.is_none() && replies.is_none() {
+    if scenario.is_none() && model.is_none() && replies.is_none() && endpoint.is_none() {
         return Err(Error::config(
-            "give a scenario or replies (for the offline scripted model), or a model function",
+            "give a provider, a model function, a scenario or replies (for the offline scripted model)",
         ));
     }
     Ok(Settings {
@@ -300,7 +368,73 @@ fn read_settings(config: &JsValue) -> Result<Settings, Error> {
         delay_ms: number("delayMs")?.unwrap_or(0),
         model,
         replies,
+        endpoint,
     })
+}
+
+/// The provider settings, if a provider other than the scripted model is chosen.
+fn read_endpoint(config: &JsValue, model: Option<String>) -> Result<Option<http::Settings>, Error> {
+    let text = |key: &str| get(config, key).as_string().map(|s| s.trim().to_string());
+    let provider = text("provider").unwrap_or_default().to_ascii_lowercase();
+    if provider.is_empty() || provider == "scripted" {
+        return Ok(None);
+    }
+    let api = Api::from_name(&provider).ok_or_else(|| {
+        Error::config(format!(
+            "unknown provider \"{provider}\"; use scripted, openai, ollama or anthropic"
+        ))
+    })?;
+    let default_base = match (provider.as_str(), api) {
+        ("ollama", _) => "http://localhost:11434/v1",
+        (_, Api::OpenAi) => "https://api.openai.com/v1",
+        (_, Api::Anthropic) => "https://api.anthropic.com",
+    };
+    let base_url = text("baseUrl")
+        .filter(|b| !b.is_empty())
+        .unwrap_or_else(|| default_base.into());
+    if !base_url.starts_with("http://") && !base_url.starts_with("https://") {
+        return Err(Error::config(format!(
+            "baseUrl must start with http:// or https://, e.g. {default_base}"
+        )));
+    }
+    let model = model.ok_or_else(|| {
+        Error::config(format!(
+            "give the model's name at {base_url}, e.g. \"gpt-4o-mini\", \"llama3.2\" or \"claude-sonnet-4-5\""
+        ))
+    })?;
+    let key = text("apiKey").unwrap_or_default();
+    if key.is_empty() && (api == Api::Anthropic || base_url.contains("api.openai.com")) {
+        return Err(Error::config(format!(
+            "{} needs an API key; paste it in the key field (it stays in this tab)",
+            api.name()
+        )));
+    }
+    let number = |key: &str, max: f64| -> Result<Option<f64>, Error> {
+        let value = get(config, key);
+        if value.is_undefined()
+            || value.is_null()
+            || value.as_string().is_some_and(|s| s.trim().is_empty())
+        {
+            return Ok(None);
+        }
+        let n = value
+            .as_f64()
+            .or_else(|| value.as_string().and_then(|s| s.trim().parse().ok()));
+        match n {
+            Some(n) if (0.0..=max).contains(&n) => Ok(Some(n)),
+            _ => Err(Error::config(format!(
+                "{key} must be a number from 0 to {max}"
+            ))),
+        }
+    };
+    Ok(Some(http::Settings {
+        api,
+        base_url,
+        model,
+        key,
+        temperature: number("temperature", 2.0)?,
+        max_tokens: number("maxTokens", 1e6)?.map(|n| n as u32),
+    }))
 }
 
 /// The optional array of strings `config[key]`; `problem` is the error when it is something else.
@@ -343,6 +477,11 @@ fn build(
         model.delay_ms = delay_ms;
         Box::new(model)
     };
+    if let Some(endpoint) = settings.endpoint {
+        let transport = Rc::new(WebTransport { signal });
+        let model = Box::new(HttpModel::new(endpoint, transport, host.clone()));
+        return Ok(Agent::new(settings.config, model, tools, host));
+    }
     let model = match (settings.model, settings.replies, &settings.scenario) {
         (Some(function), _, _) => Box::new(JsModel { function, signal }),
         (None, Some(replies), _) => scripted("replay", Policy::Replay(replies)),
@@ -387,68 +526,6 @@ impl Host for WebHost {
     }
 }
 
-/// A model given as a JS function `(messages, {stop, signal}) => string | Promise<string>`.
-struct JsModel {
-    function: Function,
-    signal: Option<web_sys::AbortSignal>,
-}
-
-impl Model for JsModel {
-    fn name(&self) -> String {
-        let name = self.function.name().as_string().unwrap_or_default();
-        if name.is_empty() {
-            "js".into()
-        } else {
-            format!("js:{name}")
-        }
-    }
-
-    fn complete<'a>(
-        &'a self,
-        request: Request<'a>,
-        on_delta: OnDelta<'a>,
-    ) -> LocalBoxFuture<'a, Result<Reply, Error>> {
-        Box::pin(async move {
-            let messages = to_js(request.messages)
-                .map_err(|_| Error::model("could not pass the prompt to the JS model"))?;
-            let options = Object::new();
-            let _ = Reflect::set(
-                &options,
-                &"stop".into(),
-                &to_js(request.stop).unwrap_or(JsValue::NULL),
-            );
-            if let Some(signal) = &self.signal {
-                let _ = Reflect::set(&options, &"signal".into(), signal);
-            }
-            let returned = self
-                .function
-                .call2(&JsValue::NULL, &messages, &options)
-                .map_err(|e| Error::model(format!("the JS model threw: {}", describe(&e))))?;
-            let value = match returned.dyn_into::<Promise>() {
-                // A model that never answers must not outlive an abort: race it with the signal.
-                Ok(promise) => JsFuture::from(race_with_abort(promise, self.signal.as_ref()))
-                    .await
-                    .map_err(|e| Error::model(format!("the JS model failed: {}", describe(&e))))?,
-                Err(value) => value,
-            };
-            if self.signal.as_ref().is_some_and(|s| s.aborted()) {
-                return Err(Error::new(
-                    crate::error::ErrorKind::Aborted,
-                    "aborted by the user",
-                ));
-            }
-            let text = value.as_string().ok_or_else(|| {
-                Error::model(format!(
-                    "the JS model must return a string (or a Promise of one); it returned {}",
-                    type_of(&value)
-                ))
-            })?;
-            on_delta(&text);
-            Ok(Reply { usage: None })
-        })
-    }
-}
-
 /// A tool implemented by a JS function.
 struct JsTool {
     spec: ToolSpec,
@@ -487,21 +564,8 @@ impl Tool for JsTool {
     }
 }
 
-/// `Promise.race([promise, <resolves on abort>])`.
-fn race_with_abort(promise: Promise, signal: Option<&web_sys::AbortSignal>) -> Promise {
-    let Some(signal) = signal else { return promise };
-    let aborted = Promise::new(&mut |resolve, _reject| {
-        if signal.aborted() {
-            let _ = resolve.call0(&JsValue::NULL);
-        } else {
-            let _ = signal.add_event_listener_with_callback("abort", &resolve);
-        }
-    });
-    Promise::race(&Array::of2(&promise, &aborted))
-}
-
 /// A Rust value as a plain JS value, through JSON.
-fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
+pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
     let json = serde_json::to_string(value).map_err(|e| JsError::new(&e.to_string()))?;
     JSON::parse(&json).map_err(|_| JsError::new("could not convert a value for JavaScript"))
 }
@@ -515,14 +579,14 @@ fn get(object: &JsValue, key: &str) -> JsValue {
 }
 
 /// The message of a thrown JS value.
-fn describe(error: &JsValue) -> String {
+pub(crate) fn describe(error: &JsValue) -> String {
     if let Some(e) = error.dyn_ref::<js_sys::Error>() {
         return String::from(e.message());
     }
     error.as_string().unwrap_or_else(|| type_of(error))
 }
 
-fn type_of(value: &JsValue) -> String {
+pub(crate) fn type_of(value: &JsValue) -> String {
     value
         .js_typeof()
         .as_string()

@@ -1,0 +1,149 @@
+//! The fetch transport: the one place tao touches the network.
+//!
+//! `fetch` is called on the global object, so this works in a page and in a Worker. The body
+//! is read with a stream reader, chunk by chunk, so deltas reach the parser as they arrive.
+//! Each request has its own `AbortController`: dropping the body (the parser saw the model
+//! invent an `Observation`, or the run ended) aborts it, which closes the connection and makes
+//! the provider stop generating. The user's `AbortSignal` aborts it too; that listener is a JS
+//! closure, so it is kept alive in the body and removed with it.
+
+use crate::error::{Error, ErrorKind};
+use crate::host::LocalBoxFuture;
+use crate::llm::http::{Body, HttpRequest, HttpResponse, Transport};
+use js_sys::{Function, Object, Reflect, Uint8Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{AbortController, AbortSignal, ReadableStreamDefaultReader, Response};
+
+/// `fetch`, abortable by the run's signal.
+pub struct WebTransport {
+    /// The user's signal (the page's Stop button).
+    pub signal: Option<AbortSignal>,
+}
+
+impl Transport for WebTransport {
+    fn send(&self, request: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, Error>> {
+        Box::pin(async move {
+            let controller = AbortController::new().map_err(|_| network("no AbortController"))?;
+            let guard = Guard::new(controller, self.signal.as_ref());
+            let headers = Object::new();
+            for (name, value) in &request.headers {
+                let _ = Reflect::set(&headers, &(*name).into(), &value.into());
+            }
+            let init = Object::new();
+            let _ = Reflect::set(&init, &"method".into(), &"POST".into());
+            let _ = Reflect::set(&init, &"headers".into(), &headers);
+            let _ = Reflect::set(&init, &"body".into(), &request.body.into());
+            let _ = Reflect::set(&init, &"signal".into(), &guard.controller.signal());
+            let global = js_sys::global();
+            let fetch = Reflect::get(&global, &"fetch".into())
+                .ok()
+                .and_then(|f| f.dyn_into::<Function>().ok())
+                .ok_or_else(|| network("this environment has no fetch"))?;
+            let promise = fetch
+                .call2(&global, &request.url.into(), &init)
+                .map_err(|e| failure(&e))?;
+            let response: Response = JsFuture::from(js_sys::Promise::from(promise))
+                .await
+                .map_err(|e| failure(&e))?
+                .unchecked_into();
+            let headers = response.headers();
+            let header = |name: &str| headers.get(name).ok().flatten();
+            let reader = response.body().map(|body| {
+                body.get_reader()
+                    .unchecked_into::<ReadableStreamDefaultReader>()
+            });
+            Ok(HttpResponse {
+                status: response.status(),
+                retry_after: header("retry-after"),
+                content_type: header("content-type").unwrap_or_default(),
+                body: Box::new(WebBody { reader, guard }),
+            })
+        })
+    }
+}
+
+/// A response body; dropping it aborts the request.
+struct WebBody {
+    reader: Option<ReadableStreamDefaultReader>,
+    guard: Guard,
+}
+
+impl Body for WebBody {
+    fn chunk(&mut self) -> LocalBoxFuture<'_, Result<Option<Vec<u8>>, Error>> {
+        Box::pin(async move {
+            let Some(reader) = &self.reader else {
+                return Ok(None);
+            };
+            let result = JsFuture::from(reader.read())
+                .await
+                .map_err(|e| failure(&e))?;
+            let done = Reflect::get(&result, &"done".into()).map_or(true, |d| d.is_truthy());
+            if done {
+                self.guard.finished = true;
+                return Ok(None);
+            }
+            let value = Reflect::get(&result, &"value".into()).unwrap_or(JsValue::UNDEFINED);
+            Ok(Some(Uint8Array::new(&value).to_vec()))
+        })
+    }
+}
+
+/// Owns a request's controller and the listener forwarding the user's abort to it.
+struct Guard {
+    controller: AbortController,
+    signal: Option<(AbortSignal, Closure<dyn FnMut()>)>,
+    finished: bool,
+}
+
+impl Guard {
+    fn new(controller: AbortController, user: Option<&AbortSignal>) -> Guard {
+        let signal = user.map(|user| {
+            let inner = controller.clone();
+            let listener = Closure::<dyn FnMut()>::new(move || inner.abort());
+            let _ =
+                user.add_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
+            (user.clone(), listener)
+        });
+        if user.is_some_and(|u| u.aborted()) {
+            controller.abort();
+        }
+        Guard {
+            controller,
+            signal,
+            finished: false,
+        }
+    }
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        if !self.finished {
+            self.controller.abort(); // stop the stream: the provider stops generating
+        }
+        if let Some((user, listener)) = &self.signal {
+            let _ = user
+                .remove_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
+        }
+    }
+}
+
+fn network(message: &str) -> Error {
+    Error::new(ErrorKind::Network, message)
+}
+
+/// A rejected fetch or read: an abort, or a network failure in the browser's words.
+fn failure(error: &JsValue) -> Error {
+    let name = Reflect::get(error, &"name".into())
+        .ok()
+        .and_then(|n| n.as_string())
+        .unwrap_or_default();
+    if name == "AbortError" {
+        return Error::new(ErrorKind::Aborted, "aborted by the user");
+    }
+    let message = Reflect::get(error, &"message".into())
+        .ok()
+        .and_then(|m| m.as_string())
+        .unwrap_or_else(|| "the request failed".into());
+    network(&message)
+}
