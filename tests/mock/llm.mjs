@@ -1,0 +1,612 @@
+// A mock LLM server for tao's tests: one small Node HTTP server on 127.0.0.1 that speaks both the
+// OpenAI Chat Completions API (`POST /v1/chat/completions`) and the Anthropic Messages API
+// (`POST /v1/messages`) in their real wire formats, streaming (server-sent events, a few
+// characters at a time, slowly) or not. It knows no language: the reply is picked by the request's
+// `model` name from fixed ReAct scripts for the task "What is the hometown of the current CEO of
+// Apple Inc.?", and the step is 1 + the number of assistant turns already in `messages`, so the
+// server keeps no conversation state. Other model names inject failures a real provider shows
+// (401/403/404, context too long, 429 with Retry-After, 5xx, a cut stream, an error inside the
+// stream, a bad JSON line, no CORS headers, a model that runs past its stop sequence) so the
+// browser client can be tested against each. Every request is recorded in `log` (and at
+// `GET /__log`) so a test can check exactly what the client sent and whether it hung up early.
+//
+//   import { startMockLlm } from "./llm.mjs";
+//   const mock = await startMockLlm({ port: 0, delayMs: 15 });  // port 0 = a free port
+//   // OpenAI base URL: mock.url + "/v1"; Anthropic base URL: mock.url
+//   mock.log; mock.reset(); await mock.close();
+//
+// Or from a shell: `node tests/mock/llm.mjs --port 8123 [--delay 15]`. See README.md here.
+// Plain Node 20, `node:` built-ins only.
+
+import http from "node:http";
+import process from "node:process";
+import { pathToFileURL } from "node:url";
+
+// ---------------------------------------------------------------------------------------------
+// The scripts. Each entry is one model turn; step n (1-based) uses entry n-1, and steps past the
+// end repeat the last entry (a model asked again after its final answer says it again).
+
+/** Text ReAct as LangChain's MRKL prompt asks for it. */
+const MRKL = [
+  "Thought: I need to find out who the CEO of Apple is first.\nAction: search\nAction Input: current CEO of Apple",
+  "Thought: The CEO is Tim Cook. Now I need his hometown.\nAction: search\nAction Input: Tim Cook hometown",
+  "Thought: Tim Cook was born in Mobile, Alabama.\nFinal Answer: Mobile, Alabama",
+];
+
+/** The ReAct paper's own format: numbered thoughts, `Search[...]` and `Finish[...]`. */
+const PAPER = [
+  "Thought 1: I need to search Apple Inc. to find its CEO.\nAction 1: Search[Apple Inc.]",
+  "Thought 2: The CEO of Apple is Tim Cook. I need to search Tim Cook to find his hometown.\nAction 2: Search[Tim Cook]",
+  "Thought 3: Tim Cook was born in Mobile, Alabama.\nAction 3: Finish[Mobile, Alabama]",
+];
+
+/** Native tool calling: a short text, then one `search` call; the last step answers in text. */
+const TOOLS = [
+  { text: "I need to find out who the CEO of Apple is.", tool: { name: "search", input: { query: "current CEO of Apple" } } },
+  { text: "The CEO is Tim Cook; now his hometown.", tool: { name: "search", input: { query: "Tim Cook hometown" } } },
+  { text: "The hometown of Apple's CEO, Tim Cook, is Mobile, Alabama.", tool: null },
+];
+
+/** What `runaway` keeps writing after step 1: it invents the observation, then rambles on. */
+const RUNAWAY_TAIL = (() => {
+  let tail = "\nObservation: Steve Jobs is the CEO of Apple.\nThought: I now know the final answer.\nFinal Answer: Cupertino";
+  const filler =
+    " Cupertino is a city in Santa Clara County, California, at the southern edge of the bay." +
+    " It is known around the world as the home of a large technology company, whose round" +
+    " headquarters sits among orchards that once grew apricots and prunes.";
+  while (tail.length < 3100) tail += filler;
+  return tail;
+})();
+
+/** Every model name this server gives a special meaning to (listed by `GET /v1/models`). */
+export const MODELS = [
+  "react-mrkl", "react-paper", "react-tools", "no-tools", "text-react", "no-stop", "runaway",
+  "fail-401", "fail-403", "fail-404", "fail-context", "fail-429", "fail-429-always", "fail-503",
+  "fail-500-always", "cut-early", "stream-error", "bad-json", "slow", "no-cors",
+];
+
+// ---------------------------------------------------------------------------------------------
+// CORS. The page that calls us is on another 127.0.0.1 port, so the browser asks first
+// (OPTIONS, "preflight") whether it may send a POST with these headers, and then only hands the
+// answer to the page if it carries Access-Control-Allow-Origin.
+
+const ALLOWED_HEADERS = [
+  "authorization", "content-type", "x-api-key", "anthropic-version",
+  "anthropic-dangerous-direct-browser-access",
+];
+
+const PREFLIGHT_HEADERS = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+  "Access-Control-Allow-Headers": ALLOWED_HEADERS.join(", "),
+  "Access-Control-Max-Age": "0", // never cached: every test's preflight reaches us and is logged
+};
+
+/** On every normal answer: the page may read it, and may read its Retry-After header. */
+const CORS = { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "retry-after" };
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers.
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Splits text into pieces of 2-6 characters (a fixed cycle, so runs are repeatable). */
+function pieces(text, sizes = [3, 5, 2, 6, 4]) {
+  const out = [];
+  for (let i = 0, k = 0; i < text.length; k++) {
+    const n = sizes[k % sizes.length];
+    out.push(text.slice(i, i + n));
+    i += n;
+  }
+  return out;
+}
+
+/** The plain text of a message's `content`: a string, or an array of parts/blocks. */
+function textOf(content) {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((part) => {
+      if (typeof part === "string") return part;
+      if (part && typeof part.text === "string") return part.text; // OpenAI text part, Anthropic text block
+      if (part && part.type === "tool_result") return textOf(part.content); // Anthropic tool result
+      return "";
+    })
+    .join("");
+}
+
+const tokens = (chars) => Math.ceil(chars / 4);
+
+/** "sk-abcdef1234" -> "*********1234": how OpenAI echoes a wrong key without revealing it. */
+const maskKey = (key) => "*".repeat(Math.max(0, key.length - 4)) + key.slice(-4);
+
+// ---------------------------------------------------------------------------------------------
+// Error bodies, in each vendor's documented shape.
+
+/** OpenAI: `{"error":{"message","type","param","code"}}`. */
+const openaiError = (status, message, type, param = null, code = null, headers = {}) => ({
+  status, headers, body: { error: { message, type, param, code } },
+});
+
+/** Anthropic: `{"type":"error","error":{"type","message"}}`. */
+const anthropicError = (status, type, message, headers = {}) => ({
+  status, headers, body: { type: "error", error: { type, message } },
+});
+
+/** The failure a model name asks for on this request, or null to answer normally. */
+function failureFor(api, base, req, body, count) {
+  const openai = api === "openai";
+  switch (base) {
+    case "fail-401": {
+      if (!openai) return anthropicError(401, "authentication_error", "invalid x-api-key");
+      const key = (req.headers.authorization || "").replace(/^Bearer\s+/i, "");
+      if (!key) {
+        return openaiError(401, "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username and password. You can obtain an API key from https://platform.openai.com/account/api-keys.", "invalid_request_error");
+      }
+      return openaiError(401, `Incorrect API key provided: ${maskKey(key)}. You can find your API key at https://platform.openai.com/account/api-keys.`, "invalid_request_error", null, "invalid_api_key");
+    }
+    case "fail-403":
+      return openai
+        ? openaiError(403, "Country, region, or territory not supported", "request_forbidden", null, "unsupported_country_region_territory")
+        : anthropicError(403, "permission_error", "Your API key does not have permission to use the specified resource.");
+    case "fail-404":
+      return openai
+        ? openaiError(404, `The model \`${body.model}\` does not exist or you do not have access to it.`, "invalid_request_error", null, "model_not_found")
+        : anthropicError(404, "not_found_error", `model: ${body.model}`);
+    case "fail-context":
+      return openai
+        ? openaiError(400, "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens. Please reduce the length of the messages.", "invalid_request_error", "messages", "context_length_exceeded")
+        : anthropicError(400, "invalid_request_error", "prompt is too long: 210000 tokens > 200000 maximum");
+    case "fail-429":
+    case "fail-429-always": {
+      if (base === "fail-429" && count > 2) return null;
+      const retry = { "Retry-After": "1" };
+      return openai
+        ? openaiError(429, `Rate limit reached for ${body.model} in organization org-mock on requests per min (RPM): Limit 2, Used 2, Requested 1. Please try again in 1s. Visit https://platform.openai.com/account/rate-limits to learn more.`, "requests", null, "rate_limit_exceeded", retry)
+        : anthropicError(429, "rate_limit_error", "This request would exceed the rate limit for your organization of 2 requests per minute. For details, refer to: https://docs.anthropic.com/en/api/rate-limits. You can see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later.", retry);
+    }
+    case "fail-503":
+      if (count > 2) return null;
+      return openai
+        ? openaiError(503, "The server is overloaded", "server_error")
+        : anthropicError(529, "overloaded_error", "Overloaded");
+    case "fail-500-always":
+      return openai
+        ? openaiError(500, "The server had an error while processing your request. Sorry about that!", "server_error")
+        : anthropicError(500, "api_error", "Internal server error");
+    case "no-tools":
+      if (body.tools == null) return null;
+      return openai
+        ? openaiError(400, `registry.ollama.ai/library/${body.model}:latest does not support tools`, "api_error")
+        : anthropicError(400, "invalid_request_error", "tools: this model does not support tools");
+    case "no-stop":
+      if (openai && body.stop != null) {
+        return openaiError(400, "Unsupported parameter: 'stop' is not supported with this model.", "invalid_request_error", "stop", "unsupported_parameter");
+      }
+      if (!openai && body.stop_sequences != null) {
+        return anthropicError(400, "invalid_request_error", "stop_sequences: Extra inputs are not permitted");
+      }
+      return null;
+    default:
+      return null;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The reply, vendor-neutral: what the model "says" at this step. Rendering it as OpenAI or
+// Anthropic JSON/SSE comes after.
+
+/**
+ * @returns {{ text: string, tool: null | { id: string, name: string, args: string },
+ *   finish: "end" | "tool" | "stop_sequence", stopSequence: string | null, step: number,
+ *   totalChars: number }}
+ */
+function planReply(api, base, body) {
+  const messages = Array.isArray(body.messages) ? body.messages : [];
+  // Assistant turns so far (OpenAI assistant messages that carry tool_calls have role
+  // "assistant" too, so they count; tool results are role "tool" or user blocks and do not).
+  const step = 1 + messages.filter((m) => m && m.role === "assistant").length;
+  const at = (script) => script[Math.min(step, script.length) - 1];
+
+  let text;
+  let tool = null;
+  if (base === "react-tools") {
+    const turn = at(TOOLS);
+    text = turn.text;
+    if (turn.tool) {
+      tool = {
+        id: (api === "openai" ? "call_mock_" : "toolu_mock_") + step,
+        name: turn.tool.name,
+        args: JSON.stringify(turn.tool.input),
+      };
+    }
+  } else if (base === "react-paper") {
+    text = at(PAPER);
+  } else {
+    text = at(MRKL); // react-mrkl, text-react, no-tools, no-stop, slow, ... and unknown names
+    if (base === "runaway" && step === 1) text += RUNAWAY_TAIL;
+  }
+
+  // Stop sequences: the reply ends just before the first one found (a real model stops
+  // generating there, so a tool call that would have come after is never made).
+  const raw = api === "openai" ? body.stop : body.stop_sequences;
+  const stops = (Array.isArray(raw) ? raw : raw == null ? [] : [raw]).filter((s) => typeof s === "string" && s);
+  let finish = tool ? "tool" : "end";
+  let stopSequence = null;
+  if (base !== "runaway") {
+    let cut = -1;
+    for (const s of stops) {
+      const i = text.indexOf(s);
+      if (i >= 0 && (cut < 0 || i < cut)) [cut, stopSequence] = [i, s];
+    }
+    if (cut >= 0) {
+      text = text.slice(0, cut);
+      tool = null;
+      finish = "stop_sequence";
+    }
+  }
+  return { text, tool, finish, stopSequence, step, totalChars: text.length + (tool ? tool.args.length : 0) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendering a stream. Both builders return a list of writes `{ data, chars, content }`: `data`
+// is the exact bytes of one SSE event, `chars` how many characters of reply text it carries,
+// `content` marks the events that carry reply text (the failure modes cut around those).
+
+function openaiStream(plan, ctx) {
+  const nl = ctx.crlf ? "\r\n" : "\n";
+  const head = { id: ctx.id, object: "chat.completion.chunk", created: ctx.created, model: ctx.model };
+  const includeUsage = Boolean(ctx.body.stream_options && ctx.body.stream_options.include_usage);
+  // With include_usage, every chunk has `usage: null` except the extra last one.
+  const usageNull = includeUsage ? { usage: null } : {};
+  const event = (obj, chars = 0) => ({ data: `data: ${JSON.stringify(obj)}${nl}${nl}`, chars, content: chars > 0 });
+  const chunk = (delta, finishReason = null, chars = 0) =>
+    event({ ...head, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }], ...usageNull }, chars);
+
+  const out = [chunk({ role: "assistant", content: "" })];
+  out.push({ data: `: keep-alive${nl}${nl}`, chars: 0, content: false }); // an SSE comment line
+  for (const p of pieces(plan.text, ctx.sizes)) out.push(chunk({ content: p }, null, p.length));
+  if (plan.tool) {
+    // The call's header (id, type, name, empty arguments), then the arguments in fragments.
+    const { id, name, args } = plan.tool;
+    out.push(chunk({ tool_calls: [{ index: 0, id, type: "function", function: { name, arguments: "" } }] }));
+    for (const f of pieces(args, ctx.argSizes)) out.push(chunk({ tool_calls: [{ index: 0, function: { arguments: f } }] }, null, f.length));
+  }
+  out.push(chunk({}, { end: "stop", tool: "tool_calls", stop_sequence: "stop" }[plan.finish]));
+  if (includeUsage) out.push(event({ ...head, choices: [], usage: ctx.usage.openai }));
+  out.push({ data: `data: [DONE]${nl}${nl}`, chars: 0, content: false });
+  return out;
+}
+
+function anthropicStream(plan, ctx) {
+  const nl = ctx.crlf ? "\r\n" : "\n";
+  const event = (obj, chars = 0) => ({ data: `event: ${obj.type}${nl}data: ${JSON.stringify(obj)}${nl}${nl}`, chars, content: chars > 0 });
+  const out = [
+    event({
+      type: "message_start",
+      message: {
+        id: ctx.id, type: "message", role: "assistant", model: ctx.model, content: [],
+        stop_reason: null, stop_sequence: null,
+        usage: { input_tokens: ctx.usage.anthropic.input_tokens, output_tokens: 1 },
+      },
+    }),
+    event({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+    event({ type: "ping" }),
+  ];
+  for (const p of pieces(plan.text, ctx.sizes)) {
+    out.push(event({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: p } }, p.length));
+  }
+  out.push(event({ type: "content_block_stop", index: 0 }));
+  if (plan.tool) {
+    const { id, name, args } = plan.tool;
+    out.push(event({ type: "content_block_start", index: 1, content_block: { type: "tool_use", id, name, input: {} } }));
+    for (const f of pieces(args, ctx.argSizes)) {
+      out.push(event({ type: "content_block_delta", index: 1, delta: { type: "input_json_delta", partial_json: f } }, f.length));
+    }
+    out.push(event({ type: "content_block_stop", index: 1 }));
+  }
+  out.push(event({
+    type: "message_delta",
+    delta: { stop_reason: { end: "end_turn", tool: "tool_use", stop_sequence: "stop_sequence" }[plan.finish], stop_sequence: plan.stopSequence },
+    usage: { output_tokens: ctx.usage.anthropic.output_tokens },
+  }));
+  out.push(event({ type: "message_stop" }));
+  return out;
+}
+
+/** Bends a good stream into the broken one a failure model asks for. */
+function breakStream(events, base, api, nl) {
+  const contentIndex = (n) => {
+    let seen = 0;
+    for (let i = 0; i < events.length; i++) if (events[i].content && ++seen === n) return i;
+    return events.length - 1;
+  };
+  if (base === "cut-early") {
+    // Up to the event that brings the text to 20 characters, then the connection drops.
+    let sum = 0;
+    let i = 0;
+    for (; i < events.length; i++) if ((sum += events[i].chars) >= 20) break;
+    return [...events.slice(0, i + 1), { cut: true }];
+  }
+  if (base === "stream-error") {
+    // Three text deltas, then an error event, then the end of the body (no [DONE] / message_stop).
+    const error = api === "openai"
+      ? `data: ${JSON.stringify({ error: { message: "The server had an error while processing your request.", type: "server_error", param: null, code: null } })}${nl}${nl}`
+      : `event: error${nl}data: ${JSON.stringify({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } })}${nl}${nl}`;
+    return [...events.slice(0, contentIndex(3) + 1), { data: error, chars: 0 }];
+  }
+  if (base === "bad-json") {
+    // Two good text deltas, one line of truncated JSON, then the rest of the stream as usual.
+    const bad = api === "openai"
+      ? `data: {"choices":[{"delta":{"content":"oops${nl}${nl}`
+      : `event: content_block_delta${nl}data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"oops${nl}${nl}`;
+    const i = contentIndex(2) + 1;
+    return [...events.slice(0, i), { data: bad, chars: 0 }, ...events.slice(i)];
+  }
+  return events;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendering a whole (non-streamed) answer.
+
+function openaiMessage(plan, ctx) {
+  const message = { role: "assistant", content: plan.text, refusal: null };
+  if (plan.tool) {
+    message.tool_calls = [{ id: plan.tool.id, type: "function", function: { name: plan.tool.name, arguments: plan.tool.args } }];
+  }
+  return {
+    id: ctx.id, object: "chat.completion", created: ctx.created, model: ctx.model,
+    choices: [{ index: 0, message, logprobs: null, finish_reason: { end: "stop", tool: "tool_calls", stop_sequence: "stop" }[plan.finish] }],
+    usage: ctx.usage.openai,
+  };
+}
+
+function anthropicMessage(plan, ctx) {
+  const content = [{ type: "text", text: plan.text }];
+  if (plan.tool) content.push({ type: "tool_use", id: plan.tool.id, name: plan.tool.name, input: JSON.parse(plan.tool.args) });
+  return {
+    id: ctx.id, type: "message", role: "assistant", model: ctx.model, content,
+    stop_reason: { end: "end_turn", tool: "tool_use", stop_sequence: "stop_sequence" }[plan.finish],
+    stop_sequence: plan.stopSequence,
+    usage: ctx.usage.anthropic,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server.
+
+/**
+ * Starts the mock on 127.0.0.1.
+ * @param {{ port?: number, delayMs?: number }} [options] port 0 (the default) picks a free port;
+ *   delayMs (default 15) is the pause between two writes of a stream.
+ */
+export async function startMockLlm({ port = 0, delayMs = 15 } = {}) {
+  const log = [];
+  const counts = new Map(); // "openai fail-429" -> requests seen, for the fail-first-N models
+  let served = 0; // for response ids
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      // A bug in the mock itself: say so loudly rather than hang the test.
+      console.error("mock llm:", err);
+      if (!res.headersSent) res.writeHead(500, { "Content-Type": "text/plain", ...CORS });
+      res.end(String(err && err.stack || err));
+    });
+  });
+
+  async function handle(req, res) {
+    const path = new URL(req.url, "http://127.0.0.1").pathname;
+
+    // The test-side endpoints: not logged, always readable from a page.
+    if (req.method === "GET" && path === "/__log") return sendJson(res, 200, log, CORS);
+    if (req.method === "POST" && path === "/__reset") {
+      reset();
+      return sendJson(res, 200, { ok: true }, CORS);
+    }
+
+    const body = await readBody(req);
+    let json = null;
+    try {
+      json = body ? JSON.parse(body) : null;
+    } catch {
+      json = null;
+    }
+    const record = {
+      method: req.method, path, headers: { ...req.headers }, body, json,
+      model: json && typeof json.model === "string" ? json.model : null,
+      status: null, sentChars: 0, totalChars: 0, aborted: false, time: Date.now(),
+    };
+    log.push(record);
+    // The client hung up before we finished (a stream we cut ourselves does not count).
+    res.on("close", () => {
+      if (!res.writableFinished && !record.cutByServer) record.aborted = true;
+    });
+    const respond = (status, headers, text) => {
+      record.status = status;
+      res.writeHead(status, { ...headers, "Content-Length": Buffer.byteLength(text) });
+      res.end(text);
+    };
+
+    if (req.method === "OPTIONS") return preflight(req, respond);
+    if (req.method === "GET" && path === "/v1/models") {
+      const data = MODELS.map((id) => ({ id, object: "model", created: 1700000000, owned_by: "tao-mock" }));
+      return respond(200, { "Content-Type": "application/json", ...CORS }, JSON.stringify({ object: "list", data }));
+    }
+    const api = req.method === "POST" && path === "/v1/chat/completions" ? "openai"
+      : req.method === "POST" && path === "/v1/messages" ? "anthropic" : null;
+    if (!api) return respond(404, { "Content-Type": "text/plain", ...CORS }, "404 page not found");
+    return chat(api, req, res, record, json, respond);
+  }
+
+  function preflight(req, respond) {
+    const asked = (req.headers["access-control-request-headers"] || "")
+      .split(",").map((h) => h.trim().toLowerCase()).filter(Boolean);
+    const ok = asked.every((h) => ALLOWED_HEADERS.includes(h));
+    // A header we do not allow: answer without any Access-Control-* header, so the browser
+    // refuses to send the real request.
+    respond(204, ok ? PREFLIGHT_HEADERS : {}, "");
+  }
+
+  async function chat(api, req, res, record, body, respond) {
+    const openai = api === "openai";
+    const fail = (e) => respond(e.status, { "Content-Type": "application/json", ...CORS, ...e.headers }, JSON.stringify(e.body));
+
+    // Anthropic's own header checks come first (OpenAI-compatible servers take any key or none).
+    if (!openai) {
+      const h = req.headers;
+      if (!h["x-api-key"]) return fail(anthropicError(401, "authentication_error", "x-api-key header is required"));
+      if (!h["anthropic-version"]) return fail(anthropicError(400, "invalid_request_error", "anthropic-version: header is required"));
+      if (h.origin && h["anthropic-dangerous-direct-browser-access"] !== "true") {
+        return fail(anthropicError(401, "authentication_error", "CORS requests must set 'anthropic-dangerous-direct-browser-access' header"));
+      }
+    }
+    if (!body || typeof body !== "object" || Array.isArray(body)) {
+      return fail(openai
+        ? openaiError(400, "We could not parse the JSON body of your request. The OpenAI API expects a JSON payload.", "invalid_request_error")
+        : anthropicError(400, "invalid_request_error", "There was an error parsing the body of your request. Please check the body of your request and try again."));
+    }
+    if (typeof body.model !== "string" || !body.model) {
+      return fail(openai
+        ? openaiError(400, "you must provide a model parameter", "invalid_request_error")
+        : anthropicError(400, "invalid_request_error", "model: Field required"));
+    }
+
+    // "react-mrkl-crlf" behaves as "react-mrkl", written with \r\n line endings.
+    const crlf = body.model.endsWith("-crlf");
+    const base = crlf ? body.model.slice(0, -"-crlf".length) : body.model;
+    const key = `${api} ${body.model}`;
+    counts.set(key, (counts.get(key) || 0) + 1);
+
+    const failure = failureFor(api, base, req, body, counts.get(key));
+    if (failure) return fail(failure);
+
+    const plan = planReply(api, base, body);
+    record.totalChars = plan.totalChars;
+    const messages = Array.isArray(body.messages) ? body.messages : [];
+    const promptChars = messages.reduce((n, m) => n + textOf(m && m.content).length, 0) + (openai ? 0 : textOf(body.system).length);
+    const completion = tokens(plan.totalChars);
+    const prompt = tokens(promptChars);
+    served += 1;
+    const ctx = {
+      body, crlf,
+      id: openai ? `chatcmpl-mock${served}` : `msg_mock${served}`,
+      created: Math.floor(Date.now() / 1000),
+      model: body.model,
+      usage: {
+        openai: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+        anthropic: { input_tokens: prompt, output_tokens: completion },
+      },
+      // `slow` writes one character every 500 ms; the others 2-6 characters every delayMs.
+      sizes: base === "slow" ? [1] : [3, 5, 2, 6, 4],
+      argSizes: [3, 5, 4],
+    };
+    const delay = base === "slow" ? 500 : delayMs;
+    const headers = base === "no-cors" ? {} : CORS;
+    // Settles when the connection closes (client gone, or we are done); `gone` says which.
+    let gone = false;
+    const closed = new Promise((resolve) => res.once("close", () => resolve((gone = true))));
+
+    if (!body.stream) {
+      const answer = openai ? openaiMessage(plan, ctx) : anthropicMessage(plan, ctx);
+      const text = JSON.stringify(answer);
+      if (base === "slow") await Promise.race([sleep(plan.totalChars * delay), closed]);
+      if (gone) return;
+      if (base === "stream-error") {
+        return fail(openai
+          ? openaiError(500, "The server had an error while processing your request.", "server_error")
+          : anthropicError(529, "overloaded_error", "Overloaded"));
+      }
+      if (base !== "cut-early" && base !== "bad-json") {
+        record.sentChars = plan.totalChars;
+        return respond(200, { "Content-Type": "application/json", ...headers }, text);
+      }
+      // Half a JSON document: for cut-early the connection then drops, for bad-json it ends cleanly.
+      record.status = 200;
+      res.writeHead(200, { "Content-Type": "application/json", ...headers });
+      await write(res, text.slice(0, Math.floor(text.length / 2)), closed);
+      if (base === "cut-early") {
+        record.cutByServer = true;
+        return res.destroy();
+      }
+      return res.end();
+    }
+
+    const nl = crlf ? "\r\n" : "\n";
+    const events = breakStream(openai ? openaiStream(plan, ctx) : anthropicStream(plan, ctx), base, api, nl);
+    record.status = 200;
+    res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache", ...headers });
+    res.flushHeaders();
+    res.socket?.setNoDelay(true); // each small write goes out at once
+    for (let i = 0; i < events.length; i++) {
+      if (gone) return; // the client went away; `aborted` is already recorded
+      const e = events[i];
+      if (e.cut) {
+        record.cutByServer = true;
+        return res.destroy(); // no chunked-encoding terminator: the body ends abruptly
+      }
+      await write(res, e.data, closed);
+      if (gone) return;
+      record.sentChars += e.chars;
+      if (i < events.length - 1) await Promise.race([sleep(delay), closed]);
+    }
+    res.end();
+  }
+
+  function reset() {
+    log.length = 0; // the same array, so `mock.log` held by a test stays live
+    counts.clear();
+  }
+
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", resolve);
+  });
+  const url = `http://127.0.0.1:${server.address().port}`;
+  return {
+    url,
+    log,
+    reset,
+    server,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections(); // streams in flight and idle keep-alive sockets
+      }),
+  };
+}
+
+function readBody(req) {
+  return new Promise((resolve) => {
+    let data = "";
+    req.setEncoding("utf8");
+    req.on("data", (d) => (data += d));
+    req.on("end", () => resolve(data));
+    req.on("error", () => resolve(data));
+  });
+}
+
+function sendJson(res, status, value, headers) {
+  const text = JSON.stringify(value);
+  res.writeHead(status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+/** Writes and waits until the bytes are handed to the OS (or the connection is gone). */
+function write(res, data, closed) {
+  return Promise.race([new Promise((resolve) => res.write(data, () => resolve())), closed]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Command line: `node tests/mock/llm.mjs --port 8123 [--delay 15]`.
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const arg = (name, fallback) => {
+    const i = process.argv.indexOf(name);
+    return i >= 0 && process.argv[i + 1] !== undefined ? Number(process.argv[i + 1]) : fallback;
+  };
+  const mock = await startMockLlm({ port: arg("--port", 8123), delayMs: arg("--delay", 15) });
+  console.log(`mock llm listening on ${mock.url}`);
+  for (const signal of ["SIGINT", "SIGTERM"]) {
+    process.on(signal, () => mock.close().then(() => process.exit(0)));
+  }
+}
