@@ -320,6 +320,10 @@ impl Agent {
                     self.switch(trajectory, step, &e.message, on_event);
                     continue;
                 }
+                Err(mut e) if e.kind == ErrorKind::ToolsRejected => {
+                    e.message += "; choose the format \"auto\" to fall back to text ReAct, or \"mrkl\"";
+                    return Err(e);
+                }
                 other => other?,
             };
             if let Some(usage) = reply.usage {

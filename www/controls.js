@@ -1,5 +1,6 @@
-//! `<tao-controls>`: the settings form (scenario, task, format, language, max steps, speed) and
-//! the buttons (Run, Stop, Export, Import, Share).
+//! `<tao-controls>`: the settings form (scenario, task, format, language, max steps, speed, and
+//! the model: provider, base URL, model name, key) and the buttons (Run, Stop, Export, Import,
+//! Share, Test connection).
 //!
 //! It owns no agent. It turns clicks into bubbling `CustomEvent`s that `main.js` listens for:
 //!
@@ -12,6 +13,9 @@
 //! | `tao:share`      | the settings                            |
 //! | `tao:scenario`   | `{ name }` of the scenario just chosen  |
 //! | `tao:lang`       | `{ lang }` just chosen                  |
+//! | `tao:provider`   | `{ provider }` just chosen              |
+//! | `tao:test`       | the settings                            |
+//! | `tao:key`        | `{ provider, apiKey, remember }` edited |
 //!
 //! The form's markup lives in `index.html` (it works as plain HTML before any script runs);
 //! this class only wires it. Registered in `elements.js`.
@@ -48,6 +52,24 @@ export class TaoControls extends HTMLElement {
     });
     on('[name="scenario"]', "change", (e) => emit("tao:scenario", { name: e.target.value }));
     on('[name="lang"]', "change", (e) => emit("tao:lang", { lang: e.target.value }));
+    on('[name="provider"]', "change", (e) => {
+      this.#showProvider();
+      emit("tao:provider", { provider: e.target.value });
+    });
+    on('[data-action="test"]', "click", () => emit("tao:test", this.settings()));
+    const key = () => {
+      const s = this.settings();
+      this.#field("[data-remember-warning]").hidden = !s.remember;
+      emit("tao:key", { provider: s.provider, apiKey: s.apiKey, remember: s.remember });
+    };
+    on('[name="apiKey"]', "input", key);
+    on("[data-remember]", "change", key);
+    this.#showProvider();
+  }
+
+  /** Shows the provider's fields only when a provider other than the scripted model is chosen. */
+  #showProvider() {
+    this.#field("[data-model-settings]").dataset.provider = this.#field('[name="provider"]').value;
   }
 
   #field(selector) {
@@ -66,6 +88,11 @@ export class TaoControls extends HTMLElement {
       lang: value("lang"),
       maxSteps: Number(value("maxSteps")),
       delayMs: Number(value("delayMs")),
+      provider: value("provider"),
+      baseUrl: value("baseUrl").trim(),
+      model: value("model").trim(),
+      apiKey: value("apiKey").trim(),
+      remember: this.#field("[data-remember]").checked,
     };
   }
 
@@ -76,8 +103,19 @@ export class TaoControls extends HTMLElement {
       const node = this.querySelector(`[name="${name}"]`);
       if (!node) continue;
       if (node.tagName === "SELECT" && ![...node.options].some((o) => o.value === String(v))) continue;
-      node.value = String(v);
+      if (node.type === "checkbox") node.checked = Boolean(v);
+      else node.value = String(v);
     }
+    this.#showProvider();
+    this.#field("[data-remember-warning]").hidden = !this.#field("[data-remember]").checked;
+  }
+
+  /** Shows what "Test connection" found (`ok` false: an error, in the error colour). */
+  setConnection(text, ok) {
+    const node = this.#field("[data-connection]");
+    node.textContent = text ?? "";
+    if (ok === undefined) delete node.dataset.ok;
+    else node.dataset.ok = String(ok);
   }
 
   /** Fills the scenario select from `scenarios(lang)`, keeping `selected` if it exists. */

@@ -45,7 +45,7 @@ function messageOf(e) {
   return e?.message ?? String(e);
 }
 
-/** The query string's settings: ?scenario=&format=&lang=&task=&maxSteps=&delay=&autorun=1 */
+/** The query string's settings: ?scenario=&format=&lang=&task=&maxSteps=&delay=&provider=&base=&model=&autorun=1 (never a key). */
 function readQuery() {
   const q = new URLSearchParams(location.search);
   const num = (key) => (q.has(key) && q.get(key) !== "" && Number.isFinite(Number(q.get(key))) ? Number(q.get(key)) : undefined);
@@ -56,8 +56,78 @@ function readQuery() {
     task: q.get("task") ?? undefined,
     maxSteps: num("maxSteps"),
     delayMs: num("delay"),
+    provider: q.get("provider") ?? undefined,
+    baseUrl: q.get("base") ?? undefined,
+    model: q.get("model") ?? undefined,
     autorun: q.get("autorun") === "1",
   };
+}
+
+// ----- the model's settings and the key --------------------------------------------------------
+
+/** What each provider's fields suggest when empty. */
+const PROVIDER_HINTS = {
+  openai: { baseUrl: "https://api.openai.com/v1", model: "gpt-4o-mini" },
+  ollama: { baseUrl: "http://localhost:11434/v1", model: "llama3.2" },
+  anthropic: { baseUrl: "https://api.anthropic.com", model: "claude-sonnet-4-5" },
+};
+
+/**
+ * The key lives in the form (memory) only. "Remember on this device" is an explicit opt-in that
+ * copies it to localStorage, one entry per provider; unticking it deletes the entry.
+ */
+const keyStore = {
+  name: (provider) => `tao.apiKey.${provider}`,
+  load(provider) {
+    try {
+      return localStorage.getItem(this.name(provider));
+    } catch {
+      return null; // storage disabled: nothing remembered
+    }
+  },
+  save(provider, key, remember) {
+    try {
+      if (remember && key) localStorage.setItem(this.name(provider), key);
+      else localStorage.removeItem(this.name(provider));
+    } catch {
+      /* storage disabled: the key stays in memory only */
+    }
+  },
+};
+
+/** Fills the key from this device's store (if the user opted in) and the fields' hints. */
+function useProvider(provider) {
+  const hints = PROVIDER_HINTS[provider];
+  if (!hints) return;
+  document.querySelector("#baseUrl").placeholder = hints.baseUrl;
+  document.querySelector("#model").placeholder = hints.model;
+  const saved = keyStore.load(provider);
+  controls.apply({ apiKey: saved ?? "", remember: saved !== null });
+}
+
+/** The `new Agent(…)` settings for the form's settings: the scripted model, or a provider. */
+function agentConfig(settings) {
+  const config = {
+    format: settings.format,
+    lang: settings.lang,
+    maxSteps: settings.maxSteps,
+    scenario: settings.scenario, // its tools, and (offline) its scripted model
+    delayMs: settings.delayMs,
+  };
+  if (settings.provider !== "scripted") {
+    Object.assign(config, {
+      provider: settings.provider,
+      baseUrl: settings.baseUrl || undefined,
+      model: settings.model || undefined,
+      apiKey: settings.apiKey || undefined,
+    });
+  }
+  return config;
+}
+
+function modelLabel(settings) {
+  if (settings.provider === "scripted") return `scripted:${settings.scenario}`;
+  return `${settings.provider}:${settings.model || PROVIDER_HINTS[settings.provider]?.model || ""}`;
 }
 
 /**
@@ -110,6 +180,9 @@ async function start() {
   useScenario(controls.settings().scenario);
   // Explicit query values win over the scenario's defaults.
   controls.apply({ format: query.format, task: query.task, maxSteps: query.maxSteps, delayMs: query.delayMs });
+  controls.apply({ provider: query.provider });
+  useProvider(controls.settings().provider);
+  controls.apply({ baseUrl: query.baseUrl, model: query.model });
   controls.setReady(true);
   showStatus(t("status.ready"));
   document.body.dataset.ready = "true";
@@ -138,13 +211,7 @@ async function run(settings) {
   showStatus("");
   let agent;
   try {
-    agent = new tao.Agent({
-      format: settings.format,
-      lang: settings.lang,
-      maxSteps: settings.maxSteps,
-      scenario: settings.scenario,
-      delayMs: settings.delayMs,
-    });
+    agent = new tao.Agent(agentConfig(settings));
   } catch (e) {
     showError(`${t("error.run")} ${messageOf(e)}`);
     return;
@@ -152,12 +219,14 @@ async function run(settings) {
 
   running = new AbortController();
   controls.setRunning(true);
-  view.begin(settings.task, { model: `scripted:${settings.scenario}`, format: settings.format, lang: settings.lang });
+  view.begin(settings.task, { model: modelLabel(settings), format: settings.format, lang: settings.lang });
 
   // Live counters; the finished trajectory's stats replace them.
   const live = { n_calls: 0, n_badcalls: 0, steps: 0, elapsed: 0 };
   // A token after a note starts a new reply in the same step (see trajectory.js): a retry.
+  // Notes before any token (a provider waiting out a rate limit) do not.
   const replyDone = new Set();
+  const streamed = new Set();
   const t0 = performance.now();
   stats.live(live);
   const timer = setInterval(() => stats.live({ elapsed: performance.now() - t0 }), 100);
@@ -168,11 +237,14 @@ async function run(settings) {
       live.n_calls += 1;
     } else if (ev.type === "repair") {
       live.n_badcalls += 1;
-    } else if (ev.type === "note") {
-      replyDone.add(ev.index);
-    } else if (ev.type === "token" && replyDone.delete(ev.index)) {
-      live.n_calls += 1; // the model is asked again inside the same step
-      live.n_badcalls += 1;
+    } else if (ev.type === "note" || ev.type === "switch") {
+      if (streamed.has(ev.index)) replyDone.add(ev.index);
+    } else if (ev.type === "token") {
+      streamed.add(ev.index);
+      if (replyDone.delete(ev.index)) {
+        live.n_calls += 1; // the model is asked again inside the same step
+        live.n_badcalls += 1;
+      }
     }
     view.handleEvent(ev);
     if (ev.type !== "token") stats.live({ ...live, elapsed: performance.now() - t0 });
@@ -207,6 +279,30 @@ document.addEventListener("tao:run", (e) => run(e.detail));
 document.addEventListener("tao:stop", () => running?.abort());
 
 document.addEventListener("tao:scenario", (e) => useScenario(e.detail.name));
+
+document.addEventListener("tao:provider", (e) => {
+  useProvider(e.detail.provider);
+  controls.setConnection("");
+});
+
+document.addEventListener("tao:key", (e) => keyStore.save(e.detail.provider, e.detail.apiKey, e.detail.remember));
+
+document.addEventListener("tao:test", async (e) => {
+  if (!tao) return;
+  controls.setConnection(t("test.running"));
+  try {
+    const r = await tao.testConnection(agentConfig(e.detail));
+    const parts = [`${t("test.ok")} ${r.model}: “${r.reply.trim().slice(0, 60)}”`];
+    if (r.first_token_ms !== null) parts.push(`${t("test.firstToken")} ${Math.round(r.first_token_ms)} ms`);
+    parts.push(`${t("test.total")} ${Math.round(r.total_ms)} ms`);
+    parts.push(r.deltas > 1 ? `${t("test.streamed")} (${r.deltas})` : t("test.notStreamed"));
+    if (r.usage) parts.push(`${r.usage.prompt_tokens} + ${r.usage.completion_tokens} ${t("usage.tokens")}`);
+    for (const note of r.notes) parts.push(note);
+    controls.setConnection(parts.join(" · "), true);
+  } catch (err) {
+    controls.setConnection(messageOf(err), false);
+  }
+});
 
 document.addEventListener("tao:lang", (e) => {
   const before = scenarioList.find((s) => s.name === controls.settings().scenario);
@@ -270,8 +366,14 @@ document.addEventListener("tao:share", async (e) => {
     lang: s.lang,
     task: s.task,
     maxSteps: String(s.maxSteps),
-    autorun: "1",
   });
+  // "This question, against this model": the provider, base URL and model name, not the key.
+  if (s.provider !== "scripted") {
+    q.set("provider", s.provider);
+    if (s.baseUrl) q.set("base", s.baseUrl);
+    if (s.model) q.set("model", s.model);
+  }
+  q.set("autorun", "1");
   const url = `${location.origin}${location.pathname}?${q}`;
   history.replaceState(null, "", url);
   try {

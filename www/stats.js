@@ -1,5 +1,6 @@
 //! `<tao-stats>`: the run's counters in one bar — model calls, bad calls (the paper's
-//! `n_badcalls`), steps, elapsed time and why the run stopped.
+//! `n_badcalls`), steps, tokens (prompt / completion, when the provider reports them), elapsed
+//! time and why the run stopped.
 //!
 //! Each value sits in an element with `data-stat="…"`; the stop reason also carries the raw
 //! reason (`answer`, `max_steps`, `aborted`, `error`, `running`) in `data-reason`, so tests and
@@ -8,7 +9,7 @@
 import { t } from "./i18n.js";
 import { formatMs } from "./trajectory.js";
 
-const FIELDS = ["n_calls", "n_badcalls", "steps", "elapsed", "stop"];
+const FIELDS = ["n_calls", "n_badcalls", "steps", "tokens", "elapsed", "stop"];
 
 export class TaoStats extends HTMLElement {
   #values = {};
@@ -40,6 +41,8 @@ export class TaoStats extends HTMLElement {
       n_badcalls: stats.n_badcalls,
       steps: stats.steps,
       elapsed: stats.elapsed_ms,
+      prompt_tokens: stats.prompt_tokens,
+      completion_tokens: stats.completion_tokens,
     };
     this.#reason = stop?.reason ?? "idle";
     this.refresh();
@@ -71,6 +74,8 @@ export class TaoStats extends HTMLElement {
     set("n_badcalls", v.n_badcalls ?? "–");
     set("steps", v.steps ?? "–");
     set("elapsed", typeof v.elapsed === "number" ? formatMs(v.elapsed) : "–");
+    const tokens = (v.prompt_tokens ?? 0) + (v.completion_tokens ?? 0);
+    set("tokens", tokens > 0 ? `${v.prompt_tokens} / ${v.completion_tokens}` : "–");
     const stop = this.querySelector('[data-stat="stop"]');
     if (stop) {
       stop.textContent = t("reason." + this.#reason);

@@ -112,7 +112,11 @@ export class TaoTrajectory extends HTMLElement {
       }
       case "note":
         this.#insert(ev.index, noteCard(ev.text));
-        this.#replyDone.add(ev.index);
+        if (this.#raw.has(ev.index)) this.#replyDone.add(ev.index);
+        break;
+      case "switch":
+        this.#insert(ev.index, switchCard(ev.from, ev.to, ev.why));
+        if (this.#raw.has(ev.index)) this.#replyDone.add(ev.index);
         break;
       case "answer":
         this.#endRaw(ev.index);
@@ -276,6 +280,13 @@ function repairCard(why, message, label = t("card.repair")) {
   return box;
 }
 
+/** `auto` fell back from native tool calling to a text format: a visible step of the run. */
+function switchCard(from, to, why) {
+  const box = card("switch", `${t("card.switch")} ${from} → ${to}`);
+  box.append(el("p", { class: "card-text" }, why ?? ""));
+  return box;
+}
+
 function noteCard(text) {
   return el("p", { class: "card-note", "data-kind": "note" }, text ?? "");
 }
@@ -310,6 +321,7 @@ function timingText(step) {
   const parts = [];
   const tm = step.timing ?? {};
   if (typeof tm.model_ms === "number") parts.push(`${t("timing.model")} ${formatMs(tm.model_ms)}`);
+  if (typeof tm.first_token_ms === "number") parts.push(`${t("timing.firstToken")} ${formatMs(tm.first_token_ms)}`);
   if (typeof tm.tool_ms === "number" && step.action) parts.push(`${t("timing.tool")} ${formatMs(tm.tool_ms)}`);
   const u = step.usage;
   if (u && (u.prompt_tokens || u.completion_tokens)) {
@@ -323,6 +335,7 @@ function stepBlock(step) {
   const block = stepShell(step.index, timingText(step));
   const body = block.querySelector(".step-body");
   // Replies the model had to redo inside this step come first, in the order they happened.
+  if (step.switch) body.append(switchCard(step.switch.from, step.switch.to, step.switch.why));
   for (const retry of step.retries ?? []) {
     const c = repairCard(retry.why, retry.message, t("card.retry"));
     c.append(rawDetails(retry.raw));

@@ -409,7 +409,7 @@ fn read_endpoint(config: &JsValue, model: Option<String>) -> Result<Option<http:
             api.name()
         )));
     }
-    let number = |key: &str, max: f64| -> Result<Option<f64>, Error> {
+    let number = |key: &str, max: u32| -> Result<Option<f64>, Error> {
         let value = get(config, key);
         if value.is_undefined()
             || value.is_null()
@@ -419,9 +419,13 @@ fn read_endpoint(config: &JsValue, model: Option<String>) -> Result<Option<http:
         }
         let n = value
             .as_f64()
-            .or_else(|| value.as_string().and_then(|s| s.trim().parse().ok()));
+            // Read as a JSON value: typed float parsing would link float formatting (size).
+            .or_else(|| {
+                let text = value.as_string()?;
+                serde_json::from_str::<serde_json::Value>(text.trim()).ok()?.as_f64()
+            });
         match n {
-            Some(n) if (0.0..=max).contains(&n) => Ok(Some(n)),
+            Some(n) if (0.0..=f64::from(max)).contains(&n) => Ok(Some(n)),
             _ => Err(Error::config(format!(
                 "{key} must be a number from 0 to {max}"
             ))),
@@ -432,8 +436,8 @@ fn read_endpoint(config: &JsValue, model: Option<String>) -> Result<Option<http:
         base_url,
         model,
         key,
-        temperature: number("temperature", 2.0)?,
-        max_tokens: number("maxTokens", 1e6)?.map(|n| n as u32),
+        temperature: number("temperature", 2)?,
+        max_tokens: number("maxTokens", 1_000_000)?.map(|n| n as u32),
     }))
 }
 

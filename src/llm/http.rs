@@ -148,7 +148,7 @@ pub enum Piece {
 /// Retries of a rate-limited or failing request before giving up.
 const MAX_RETRIES: u32 = 3;
 /// The longest wait tao accepts from `Retry-After`, in seconds.
-const MAX_WAIT_S: f64 = 60.0;
+const MAX_WAIT_S: u32 = 60;
 
 /// A model reached over HTTP: OpenAI-compatible or Anthropic.
 pub struct HttpModel {
@@ -233,17 +233,18 @@ impl HttpModel {
             {
                 return Err(Error::new(
                     ErrorKind::ToolsRejected,
-                    format!("{} rejected native tool calling (HTTP {status}: {detail}); choose the format \"auto\" to fall back to text ReAct, or \"mrkl\"", self.settings.model),
+                    format!("{} rejected native tool calling (HTTP {status}: {detail})", self.settings.model),
                 ));
             }
             let retryable = status == 408 || status == 429 || status >= 500;
             if retryable && retries < MAX_RETRIES {
                 retries += 1;
+                // Whole seconds: what `Retry-After` holds (an HTTP date there is rare; backoff
+                // is used instead).
                 let wait = retry_after
                     .as_deref()
-                    .and_then(|s| s.trim().parse::<f64>().ok())
-                    .filter(|s| s.is_finite() && *s >= 0.0)
-                    .map_or(f64::from(1u32 << (retries - 1)), |s| s.min(MAX_WAIT_S));
+                    .and_then(|s| s.trim().parse::<u32>().ok())
+                    .map_or(1 << (retries - 1), |s| s.min(MAX_WAIT_S));
                 let why = if status == 429 {
                     "rate limited"
                 } else {
@@ -256,7 +257,7 @@ impl HttpModel {
                     return Err(aborted());
                 }
                 // Wait in short slices, so an abort is not kept waiting for a long Retry-After.
-                let mut left = (wait * 1000.0) as u32;
+                let mut left = wait * 1000;
                 while left > 0 {
                     if request.abort.is_aborted() {
                         return Err(aborted());
