@@ -1,0 +1,325 @@
+// End-to-end tests of real models over fetch: the page, pointed at the mock OpenAI-compatible
+// and Anthropic server (tests/mock/llm.mjs) on 127.0.0.1, as a user drives it.
+//
+//   make build && node --test tests/e2e/providers.test.mjs
+//
+// Index:
+//   formats        mrkl, paper, tools and auto (with its fallback), over both APIs, streaming
+//   client stop    a reply that runs on past Action Input is cut at the invented Observation,
+//                  and the connection closed (the mock saw fewer characters leave)
+//   failures       401, 404, wrong base URL, CORS, context too long, 429 (retried), a stream
+//                  that ends early, an error event, invalid JSON: the message names the fix and
+//                  the steps so far stay on screen
+//   stop           Stop mid-stream aborts the fetch
+//   test           "Test connection" reports what it found
+//   links          provider, base URL, model and format travel in the share link; the key never
+//   keys           a canary key appears nowhere but in the auth header: not in exports, links,
+//                  storage (unless remembered), console, DOM, events or error messages
+
+import { describe, it, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { setUp, openPage, waitStopped, texts, stat, OUT } from "./helpers.mjs";
+import { startMockLlm } from "../mock/llm.mjs";
+
+const CANARY = "sk-canary-7f3a9c1e5b2d4e6f8a0b";
+
+let env;
+let mock;
+before(async () => {
+  env = await setUp();
+  mock = await startMockLlm({ port: 0, delayMs: 3 });
+});
+after(async () => {
+  await mock?.close();
+  await env?.close();
+});
+
+/** The base URL the page should use for `provider` at the mock. */
+function base(provider) {
+  return provider === "anthropic" ? mock.url : `${mock.url}/v1`;
+}
+
+/** Opens the page set to a provider at the mock (through the URL, as a shared link would). */
+async function openWith({ provider = "openai", model = "react-mrkl", format = "mrkl", key = CANARY } = {}) {
+  const q = new URLSearchParams({ scenario: "apple-ceo", provider, base: base(provider), model, format });
+  const page = await openPage(env, { query: `?${q}` });
+  if (key) await page.fill("#apiKey", key);
+  return page;
+}
+
+async function runAndWait(page, timeout = 30000) {
+  await page.click('button[data-action="run"]');
+  return waitStopped(page, timeout);
+}
+
+async function errorText(page) {
+  return (await page.textContent("[data-error]")) ?? "";
+}
+
+describe("formats", () => {
+  const cases = [
+    ["openai", "react-mrkl", "mrkl"],
+    ["anthropic", "react-mrkl", "mrkl"],
+    ["openai", "react-paper", "paper"],
+    ["anthropic", "react-paper", "paper"],
+    ["openai", "react-tools", "tools"],
+    ["anthropic", "react-tools", "tools"],
+  ];
+  for (const [provider, model, format] of cases) {
+    it(`${format} over ${provider}: two searches, then Mobile, Alabama, streamed`, async () => {
+      mock.reset();
+      const page = await openWith({ provider, model, format });
+      // Count streamed token deltas as the page receives them.
+      await page.evaluate(() => {
+        window.__tokens = 0;
+        document.addEventListener("tao:trajectory-event", (e) => {
+          if (e.detail.type === "token") window.__tokens += 1;
+        });
+      });
+      assert.equal(await runAndWait(page), "answer");
+      const answers = await texts(page, "answer");
+      assert.equal(answers.length, 1);
+      assert.match(answers[0], /Mobile, Alabama/);
+      const observations = await texts(page, "observation");
+      assert.equal(observations.length, 2);
+      assert.match(observations[0], /Tim Cook/);
+      assert.ok((await page.evaluate(() => window.__tokens)) > 10, "the reply streamed in many deltas");
+      assert.match(await stat(page, "tokens"), /^\d+ \/ \d+$/);
+      const posts = mock.log.filter((r) => r.method === "POST");
+      assert.equal(posts.length, 3);
+      for (const r of posts) assert.equal(r.json.stream, true);
+      if (format === "tools") assert.ok(posts.every((r) => Array.isArray(r.json.tools)));
+      else assert.ok(posts.every((r) => r.json.tools === undefined));
+      assert.deepEqual(page.problems.errors, []);
+      await page.context().close();
+    });
+  }
+
+  it("auto falls back to mrkl when the endpoint rejects tools, and shows the switch", async () => {
+    mock.reset();
+    const page = await openWith({ provider: "openai", model: "no-tools", format: "auto" });
+    assert.equal(await runAndWait(page), "answer");
+    const switches = await texts(page, "switch");
+    assert.equal(switches.length, 1);
+    assert.match(switches[0], /auto → mrkl/);
+    assert.match(switches[0], /does not support tools/);
+    assert.match((await texts(page, "answer"))[0], /Mobile, Alabama/);
+    const posts = mock.log.filter((r) => r.method === "POST");
+    assert.ok(Array.isArray(posts[0].json.tools));
+    assert.equal(posts[0].status, 400);
+    assert.ok(posts.slice(1).every((r) => r.json.tools === undefined && r.status === 200));
+    await page.screenshot({ path: path.join(OUT, "provider-auto-fallback.png"), fullPage: true });
+    await page.context().close();
+  });
+
+  it("auto falls back when the model answers in text ReAct (Anthropic)", async () => {
+    const page = await openWith({ provider: "anthropic", model: "text-react", format: "auto" });
+    assert.equal(await runAndWait(page), "answer");
+    assert.match((await texts(page, "switch"))[0], /text ReAct/);
+    assert.match((await texts(page, "answer"))[0], /Mobile, Alabama/);
+    await page.context().close();
+  });
+});
+
+describe("client stop", () => {
+  it("a reply that runs on is cut at the invented Observation and the stream closed", async () => {
+    mock.reset();
+    const page = await openWith({ model: "runaway" });
+    assert.equal(await runAndWait(page), "answer");
+    const observations = await texts(page, "observation");
+    assert.match(observations[0], /Tim Cook/, "the real tool ran, not the model's invention");
+    assert.ok(!observations.join(" ").includes("Steve Jobs is the CEO"));
+    const first = mock.log.find((r) => r.method === "POST");
+    assert.equal(first.aborted, true, "the client closed the connection");
+    assert.ok(first.sentChars < first.totalChars / 4, `${first.sentChars} of ${first.totalChars} characters sent`);
+    await page.context().close();
+  });
+});
+
+describe("failures", () => {
+  const cases = [
+    ["openai", "fail-401", /refused the API key \(HTTP 401/],
+    ["anthropic", "fail-401", /refused the API key \(HTTP 401/],
+    ["openai", "fail-404", /the model "fail-404" was not found/],
+    ["openai", "fail-context", /longer than the model's context window/],
+    ["anthropic", "fail-context", /longer than the model's context window/],
+    ["openai", "no-cors", /could not reach .*CORS/],
+    ["openai", "cut-early", /stream failed/],
+    ["anthropic", "stream-error", /reported an error mid-stream: Overloaded/],
+    ["openai", "bad-json", /not valid JSON/],
+    ["openai", "fail-500-always", /the server failed \(HTTP 500\) after 3 retries/],
+  ];
+  for (const [provider, model, message] of cases) {
+    it(`${provider} ${model}: a clear message, the run kept`, async () => {
+      const page = await openWith({ provider, model });
+      assert.equal(await runAndWait(page, 40000), "error");
+      assert.match(await errorText(page), message);
+      assert.ok(!(await errorText(page)).includes(CANARY));
+      // The trajectory so far stays: the task card and the stop card with the same message.
+      assert.equal((await texts(page, "task")).length, 1);
+      assert.match((await texts(page, "stop")).join(" "), message);
+      assert.deepEqual(page.problems.errors, []);
+      await page.context().close();
+    });
+  }
+
+  it("a wrong base URL says the base URL is probably wrong", async () => {
+    const q = new URLSearchParams({ scenario: "apple-ceo", provider: "openai", base: `${mock.url}/wrong`, model: "react-mrkl" });
+    const page = await openPage(env, { query: `?${q}` });
+    assert.equal(await runAndWait(page), "error");
+    assert.match(await errorText(page), /HTTP 404.*base URL is probably wrong/);
+    await page.context().close();
+  });
+
+  it("Ollama without OLLAMA_ORIGINS: the hint names it", async () => {
+    // Nothing listens on this port; the URL has Ollama's shape.
+    const q = new URLSearchParams({ scenario: "apple-ceo", provider: "ollama", base: "http://127.0.0.1:11434/v1", model: "llama3.2" });
+    const page = await openPage(env, { query: `?${q}` });
+    assert.equal(await runAndWait(page), "error");
+    assert.match(await errorText(page), /could not reach .*OLLAMA_ORIGINS/);
+    await page.context().close();
+  });
+
+  it("429 is retried after Retry-After, visibly, then the run answers", async () => {
+    mock.reset();
+    const page = await openWith({ model: "fail-429" });
+    assert.equal(await runAndWait(page, 40000), "answer");
+    const notes = await texts(page, "note");
+    assert.ok(notes.some((n) => /rate limited \(HTTP 429\); retrying in 1 s \(1\/3\)/.test(n)), notes.join("\n"));
+    assert.ok(notes.some((n) => /\(2\/3\)/.test(n)));
+    assert.match((await texts(page, "answer"))[0], /Mobile, Alabama/);
+    await page.context().close();
+  });
+});
+
+describe("stop", () => {
+  it("Stop aborts the fetch mid-stream", async () => {
+    mock.reset();
+    const page = await openWith({ model: "slow" });
+    await page.click('button[data-action="run"]');
+    await page.waitForFunction(() => document.querySelector("tao-trajectory .raw-live .raw-text")?.textContent.length >= 4);
+    const t0 = Date.now();
+    await page.click('button[data-action="stop"]');
+    assert.equal(await waitStopped(page, 5000), "aborted");
+    assert.ok(Date.now() - t0 < 2000, "stopped at once, not at the end of the stream");
+    // What streamed before Stop is still on screen.
+    assert.match(await page.textContent("tao-trajectory [data-step='1']"), /Raw model output\s*Thou/);
+    await new Promise((r) => setTimeout(r, 300));
+    const post = mock.log.find((r) => r.method === "POST");
+    assert.equal(post.aborted, true, "the server saw the connection close");
+    await page.context().close();
+  });
+});
+
+describe("test connection", () => {
+  it("reports the model, its reply, latency and streaming", async () => {
+    const page = await openWith({ model: "react-mrkl" });
+    await page.click('button[data-action="test"]');
+    await page.waitForFunction(() => document.querySelector("[data-connection]")?.dataset.ok);
+    const text = await page.textContent("[data-connection]");
+    assert.equal(await page.getAttribute("[data-connection]", "data-ok"), "true");
+    assert.match(text, /Connected: openai:react-mrkl/);
+    assert.match(text, /first token \d+ ms/);
+    assert.match(text, /streamed \(\d+\)/);
+    await page.context().close();
+  });
+
+  it("reports the diagnosed error when it fails", async () => {
+    const page = await openWith({ provider: "anthropic", model: "fail-401" });
+    await page.click('button[data-action="test"]');
+    await page.waitForFunction(() => document.querySelector("[data-connection]")?.dataset.ok);
+    assert.equal(await page.getAttribute("[data-connection]", "data-ok"), "false");
+    assert.match(await page.textContent("[data-connection]"), /refused the API key/);
+    await page.context().close();
+  });
+});
+
+describe("links", () => {
+  it("the share link carries provider, base URL, model and format, never the key", async () => {
+    const page = await openWith({ provider: "anthropic", model: "react-tools", format: "tools" });
+    await page.click('button[data-action="share"]');
+    await page.waitForFunction(() => location.search.includes("autorun=1"));
+    const url = new URL(page.url());
+    assert.equal(url.searchParams.get("provider"), "anthropic");
+    assert.equal(url.searchParams.get("base"), mock.url);
+    assert.equal(url.searchParams.get("model"), "react-tools");
+    assert.equal(url.searchParams.get("format"), "tools");
+    assert.ok(!page.url().includes(CANARY));
+    // Opening the link restores the settings (the key field stays empty: it was never in it).
+    const again = await openPage(env, { query: url.search.replace("autorun=1", "autorun=0") });
+    assert.equal(await again.inputValue("#provider"), "anthropic");
+    assert.equal(await again.inputValue("#baseUrl"), mock.url);
+    assert.equal(await again.inputValue("#model"), "react-tools");
+    assert.equal(await again.inputValue("#format"), "tools");
+    assert.equal(await again.inputValue("#apiKey"), "");
+    await page.context().close();
+    await again.context().close();
+  });
+});
+
+describe("keys", () => {
+  it("a canary key appears only in the Authorization / x-api-key header", async () => {
+    mock.reset();
+    for (const provider of ["openai", "anthropic"]) {
+      const page = await openWith({ provider, model: "react-tools", format: "tools" });
+      const console = [];
+      page.on("console", (m) => console.push(m.text()));
+      await page.evaluate(() => {
+        window.__events = [];
+        document.addEventListener("tao:trajectory-event", (e) => window.__events.push(JSON.stringify(e.detail)));
+      });
+      assert.equal(await runAndWait(page), "answer");
+      await page.click('button[data-action="test"]');
+      await page.waitForFunction(() => document.querySelector("[data-connection]")?.dataset.ok);
+
+      // Every artifact the page produces.
+      const [download] = await Promise.all([page.waitForEvent("download"), page.click('button[data-action="export"]')]);
+      const exported = fs.readFileSync(await download.path(), "utf8");
+      assert.match(exported, /"answer"/);
+      await page.click('button[data-action="share"]');
+      await page.waitForFunction(() => location.search.includes("autorun=1"));
+      const artifacts = {
+        export: exported,
+        link: page.url(),
+        storage: await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage })),
+        dom: await page.evaluate(() => document.documentElement.outerHTML),
+        text: await page.evaluate(() => document.body.innerText),
+        events: (await page.evaluate(() => window.__events)).join("\n"),
+        console: console.join("\n"),
+        cookies: JSON.stringify(await page.context().cookies()),
+      };
+      for (const [name, text] of Object.entries(artifacts)) {
+        assert.ok(!text.includes(CANARY), `the key leaked into ${name}`);
+      }
+      await page.context().close();
+    }
+    // At the server: only in the auth header, never in a URL or a body.
+    const posts = mock.log.filter((r) => r.method === "POST");
+    assert.ok(posts.length >= 6);
+    for (const r of posts) {
+      assert.ok(!r.path.includes(CANARY) && !r.body.includes(CANARY), "not in the URL or the body");
+      const carrying = Object.entries(r.headers).filter(([, v]) => String(v).includes(CANARY)).map(([k]) => k);
+      const expected = r.path.endsWith("/messages") ? ["x-api-key"] : ["authorization"];
+      assert.deepEqual(carrying, expected);
+    }
+  });
+
+  it("remember on this device is an explicit opt-in, undone by unticking", async () => {
+    const page = await openWith({ provider: "openai", model: "react-mrkl" });
+    assert.equal(await page.evaluate(() => localStorage.length), 0, "nothing stored without the opt-in");
+    assert.ok(await page.isHidden("[data-remember-warning]"));
+    await page.check("[data-remember]");
+    assert.ok(await page.isVisible("[data-remember-warning]"));
+    assert.equal(await page.evaluate(() => localStorage.getItem("tao.apiKey.openai")), CANARY);
+    // A new visit on this device finds the key.
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    assert.equal(await page.inputValue("#apiKey"), CANARY);
+    assert.ok(await page.isChecked("[data-remember]"));
+    await page.uncheck("[data-remember]");
+    assert.equal(await page.evaluate(() => localStorage.getItem("tao.apiKey.openai")), null);
+    await page.context().close();
+  });
+});
