@@ -15,7 +15,8 @@ demo: build
 build:
 	scripts/build.sh
 
-## Every test layer: native core, wasm in headless Chromium, the page end to end.
+## Every test layer: native core, wasm in headless Chromium, the mock LLM server, the page end
+## to end (against the scripted model and against the mock OpenAI/Anthropic server).
 test: install test-native test-browser test-e2e
 	@echo "make test: all layers passed"
 
@@ -29,6 +30,7 @@ test-browser:
 	scripts/test-browser.sh
 
 test-e2e: build
+	node --test tests/mock/
 	node --test --test-concurrency=1 tests/e2e/
 
 ## Benchmarks: per-step overhead (native and wasm), streaming-parse throughput, sizes.

@@ -321,7 +321,8 @@ impl Agent {
                     continue;
                 }
                 Err(mut e) if e.kind == ErrorKind::ToolsRejected => {
-                    e.message += "; choose the format \"auto\" to fall back to text ReAct, or \"mrkl\"";
+                    e.message +=
+                        "; choose the format \"auto\" to fall back to text ReAct, or \"mrkl\"";
                     return Err(e);
                 }
                 other => other?,

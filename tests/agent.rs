@@ -345,3 +345,40 @@ fn scenario_answers_are_right() {
     );
     assert!(hallucination.answer.unwrap().contains("Mobile, Alabama"));
 }
+
+/// Offline, the scripted model plays native tool calling too: in the `tools` format its
+/// scripted actions arrive as tool calls, the prompt carries `tool` messages, and the run ends
+/// with the same answer as in text ReAct.
+#[test]
+fn the_scripted_model_plays_native_tool_calling() {
+    let scenario = scenarios::get("apple-ceo").unwrap();
+    let config = Config {
+        format: Format::Tools,
+        ..Config::default()
+    };
+    let agent =
+        scenarios::offline_agent(&scenario, config, 0, Rc::new(NativeHost::default())).unwrap();
+    let t = block_on(agent.run(scenario.task(Lang::En), &mut |_| {}));
+    assert_eq!(t.stop.as_ref().map(|s| s.reason), Some(StopReason::Answer));
+    assert_eq!(t.react_format, "tools");
+    assert_eq!(t.steps.len(), 3);
+    assert_eq!(
+        t.steps[0].action.as_ref().map(|a| a.input.clone()),
+        Some(json!({"query": "current CEO of Apple"}))
+    );
+    assert!(
+        t.steps[0].raw.starts_with("The user is asking"),
+        "only the thought streams: {}",
+        t.steps[0].raw
+    );
+    assert!(t
+        .answer
+        .as_deref()
+        .unwrap_or("")
+        .contains("Mobile, Alabama"));
+    let prompt = agent.prompt(&t);
+    assert_eq!(prompt[2].role, Role::Assistant);
+    assert_eq!(prompt[2].tool_calls[0].name, "search");
+    assert_eq!(prompt[3].role, Role::Tool);
+    assert_eq!(prompt[3].tool_call_id.as_deref(), Some("call_1"));
+}

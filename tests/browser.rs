@@ -200,7 +200,7 @@ async fn errors_are_js_errors_with_clear_messages() {
     .unwrap();
     assert_eq!(
         message(bad.into()),
-        "unknown format \"yaml\"; use \"mrkl\" or \"paper\""
+        "unknown format \"yaml\"; use \"mrkl\", \"paper\", \"tools\" or \"auto\""
     );
     let bad = JsAgent::new(object(r#"{"scenario": "nope"}"#, &[]))
         .err()
@@ -218,4 +218,136 @@ async fn errors_are_js_errors_with_clear_messages() {
     let t = run(&agent, "t", JsValue::UNDEFINED).await;
     assert_eq!(text(&t, "stop.reason"), "error");
     assert_eq!(text(&t, "stop.message"), "the JS model threw: bad key");
+}
+
+/// A JS model that streams through `onDelta`, as a web-llm or Prompt API adapter does. Its
+/// first reply runs on past the action; tao cuts it at the invented Observation, tells the
+/// model (onDelta returns false, the signal aborts) and runs the real tool instead.
+#[wasm_bindgen_test]
+async fn a_streaming_js_model_is_cut_at_the_invented_observation() {
+    let model = Function::new_with_args(
+        "messages, options",
+        r#"
+        const turns = messages.filter((m) => m.role === "assistant").length;
+        const replies = [
+          "Thought: I need Apple's CEO.\nAction: search\nAction Input: Apple Inc.\nObservation: Steve Jobs.\nThought: done\nFinal Answer: Cupertino",
+          "Thought: Tim Cook is the CEO.\nFinal Answer: Tim Cook",
+        ];
+        const text = replies[turns];
+        globalThis.__streamStops = globalThis.__streamStops ?? [];
+        let sent = 0;
+        options.signal.addEventListener("abort", () => globalThis.__streamStops.push({ sent }));
+        return (async () => {
+          for (; sent < text.length; sent += 3) {
+            await new Promise((r) => setTimeout(r, 1));
+            if (!options.onDelta(text.slice(sent, sent + 3))) return; // tao has read enough
+          }
+        })();
+        "#,
+    );
+    let config = object(r#"{"tools": ["search"]}"#, &[("model", &model)]);
+    let agent = JsAgent::new(config).unwrap();
+    let t = run(&agent, "Who is the CEO of Apple?", JsValue::UNDEFINED).await;
+    assert_eq!(text(&t, "answer"), "Tim Cook");
+    let steps: Array = get(&t, "steps").unchecked_into();
+    let first = steps.get(0);
+    assert!(
+        text(&first, "observation").contains("Tim Cook"),
+        "the real tool ran"
+    );
+    assert!(!text(&first, "raw").contains("Steve Jobs"));
+    assert!(get(&first, "saved_chars").as_f64().unwrap() > 0.0);
+    let stops: Array = get(&js_sys::global(), "__streamStops").unchecked_into();
+    assert_eq!(stops.length(), 1, "the model was told to stop once");
+    let sent = get(&stops.get(0), "sent").as_f64().unwrap();
+    assert!(
+        sent < 90.0,
+        "stopped at the Observation label (at 70-82), not at the end (125): {sent}"
+    );
+}
+
+/// A JS model that answers with native tool calls and token counts, in the `tools` format.
+#[wasm_bindgen_test]
+async fn a_js_model_can_call_tools_natively_and_report_usage() {
+    let model = Function::new_with_args(
+        "messages, options",
+        r#"
+        if (!options.tools.some((t) => t.name === "calculator")) throw new Error("no tools offered");
+        const last = messages[messages.length - 1];
+        if (last.role === "tool") return { text: "It is " + last.content + ".", usage: { promptTokens: 30, completionTokens: 5 } };
+        return { text: "I will calculate.", toolCalls: [{ name: "calculator", arguments: { expression: "6 * 7" } }],
+                 usage: { promptTokens: 20, completionTokens: 10 } };
+        "#,
+    );
+    let config = object(
+        r#"{"tools": ["calculator"], "format": "tools"}"#,
+        &[("model", &model)],
+    );
+    let agent = JsAgent::new(config).unwrap();
+    let t = run(&agent, "What is 6 times 7?", JsValue::UNDEFINED).await;
+    assert_eq!(text(&t, "answer"), "It is 42.");
+    assert_eq!(text(&t, "steps.0.action.tool"), "calculator");
+    assert_eq!(text(&t, "steps.0.thought"), "I will calculate.");
+    assert_eq!(get(&t, "stats.prompt_tokens").as_f64(), Some(50.0));
+    assert_eq!(get(&t, "stats.completion_tokens").as_f64(), Some(15.0));
+}
+
+/// The mock LLM server `scripts/test-browser.sh` starts on 127.0.0.1 (tests/mock/llm.mjs). Read
+/// at compile time (the test runs in a browser, without an environment); missing, it fails.
+#[allow(clippy::option_env_unwrap)]
+fn mock_url() -> &'static str {
+    option_env!("TAO_MOCK_URL").expect("run through scripts/test-browser.sh, which starts the mock LLM server and sets TAO_MOCK_URL")
+}
+
+/// The real fetch transport, streaming from an OpenAI-compatible and an Anthropic endpoint.
+#[wasm_bindgen_test]
+async fn the_fetch_transport_streams_from_both_apis() {
+    for (provider, base) in [
+        ("openai", format!("{}/v1", mock_url())),
+        ("anthropic", mock_url().to_string()),
+    ] {
+        let json = format!(
+            r#"{{"scenario": "apple-ceo", "provider": "{provider}", "baseUrl": "{base}", "model": "react-mrkl", "apiKey": "sk-browser-test-key"}}"#
+        );
+        let agent = JsAgent::new(object(&json, &[])).unwrap();
+        let (events, on_event) = recorder();
+        let options = object("{}", &[("onEvent", &on_event)]);
+        let t = run(
+            &agent,
+            "What is the hometown of the current CEO of Apple Inc.?",
+            options,
+        )
+        .await;
+        assert_eq!(text(&t, "answer"), "Mobile, Alabama", "{provider}");
+        assert_eq!(text(&t, "model"), format!("{provider}:react-mrkl"));
+        assert!(get(&t, "stats.prompt_tokens").as_f64().unwrap() > 0.0);
+        assert!(strings(&events).contains(&"token".to_string()));
+    }
+}
+
+/// testConnection reports a working endpoint, and throws the diagnosed error for a bad key.
+#[wasm_bindgen_test]
+async fn test_connection_reports_what_it_found() {
+    let base = format!("{}/v1", mock_url());
+    let ok = object(
+        &format!(r#"{{"provider": "openai", "baseUrl": "{base}", "model": "react-mrkl"}}"#),
+        &[],
+    );
+    let report = JsFuture::from(tao_agent::bindings::test_connection(ok))
+        .await
+        .unwrap();
+    assert_eq!(text(&report, "model"), "openai:react-mrkl");
+    assert!(get(&report, "deltas").as_f64().unwrap() > 1.0);
+    let bad = object(
+        &format!(
+            r#"{{"provider": "openai", "baseUrl": "{base}", "model": "fail-401", "apiKey": "sk-secret-canary-000"}}"#
+        ),
+        &[],
+    );
+    let error = JsFuture::from(tao_agent::bindings::test_connection(bad))
+        .await
+        .unwrap_err();
+    let message = text(&error, "message");
+    assert!(message.contains("refused the API key"), "{message}");
+    assert!(!message.contains("sk-secret-canary-000"));
 }

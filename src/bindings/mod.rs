@@ -422,7 +422,9 @@ fn read_endpoint(config: &JsValue, model: Option<String>) -> Result<Option<http:
             // Read as a JSON value: typed float parsing would link float formatting (size).
             .or_else(|| {
                 let text = value.as_string()?;
-                serde_json::from_str::<serde_json::Value>(text.trim()).ok()?.as_f64()
+                serde_json::from_str::<serde_json::Value>(text.trim())
+                    .ok()?
+                    .as_f64()
             });
         match n {
             Some(n) if (0.0..=f64::from(max)).contains(&n) => Ok(Some(n)),

@@ -233,7 +233,10 @@ impl HttpModel {
             {
                 return Err(Error::new(
                     ErrorKind::ToolsRejected,
-                    format!("{} rejected native tool calling (HTTP {status}: {detail})", self.settings.model),
+                    format!(
+                        "{} rejected native tool calling (HTTP {status}: {detail})",
+                        self.settings.model
+                    ),
                 ));
             }
             let retryable = status == 408 || status == 429 || status >= 500;
