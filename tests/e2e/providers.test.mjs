@@ -323,3 +323,46 @@ describe("keys", () => {
     await page.context().close();
   });
 });
+
+describe("in-browser models", () => {
+  it("the web-llm adapter drives a run (with a stand-in engine of web-llm's shape)", async () => {
+    const page = await openPage(env);
+    const result = await page.evaluate(async () => {
+      const { default: init, Agent } = await import("/pkg/tao_agent.js");
+      await init();
+      const { webLlmModel } = await import("/www/webllm.js");
+      // web-llm's MLCEngine API: chat.completions.create({stream: true}) -> async iterable of
+      // OpenAI-style chunks; interruptGenerate() stops it.
+      const replies = [
+        "Thought: I should compute it.\nAction: calculator\nAction Input: 17 * 23\nObservation: 391 (invented)\n",
+        "Thought: I know it now.\nFinal Answer: 391",
+      ];
+      const engine = {
+        interrupted: 0,
+        interruptGenerate() {
+          this.interrupted += 1;
+        },
+        chat: {
+          completions: {
+            async create(request) {
+              const turns = request.messages.filter((m) => m.role === "assistant").length;
+              const text = replies[turns];
+              return (async function* () {
+                for (let i = 0; i < text.length; i += 4) yield { choices: [{ delta: { content: text.slice(i, i + 4) } }] };
+                yield { choices: [], usage: { prompt_tokens: 100, completion_tokens: 12 } };
+              })();
+            },
+          },
+        },
+      };
+      const agent = new Agent({ model: webLlmModel(engine), tools: ["calculator"] });
+      const t = await agent.run("What is 17 * 23?");
+      return { answer: t.answer, observation: t.steps[0].observation, interrupted: engine.interrupted, tokens: t.stats.prompt_tokens };
+    });
+    assert.equal(result.answer, "391");
+    assert.equal(result.observation, "391", "the calculator ran, not the invented observation");
+    assert.equal(result.interrupted, 1, "generation was interrupted at the invented Observation");
+    assert.equal(result.tokens, 100, "usage from the final chunk of the second reply");
+    await page.context().close();
+  });
+});
