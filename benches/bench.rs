@@ -6,6 +6,9 @@
 //!   streaming parse, events, trajectory bookkeeping).
 //! - parse: a ~200 KB transcript pushed in 4-byte deltas; also 100 and 400 KB to show the
 //!   time grows linearly with the text.
+//! - stream decode: an OpenAI-style SSE stream (one `data:` chunk per 4 characters of reply,
+//!   as providers send them) pushed through the SSE decoder and the chunk decoder in 1 KB
+//!   network reads: the cost of receiving a reply, before the parser sees it.
 
 use std::hint::black_box;
 use std::rc::Rc;
@@ -13,7 +16,9 @@ use std::time::Instant;
 use tao_agent::format::parse::{ParseOptions, StreamParser, Style};
 use tao_agent::format::{Format, Lang};
 use tao_agent::host::{block_on, NativeHost};
+use tao_agent::llm::http::Piece;
 use tao_agent::llm::scripted::{Policy, Scripted};
+use tao_agent::llm::{openai, sse::SseDecoder};
 use tao_agent::tools::{FnTool, Registry};
 use tao_agent::{Agent, Config};
 
@@ -100,4 +105,35 @@ fn main() {
             text.len() as f64 / t / 1e6
         );
     }
+
+    println!("stream decode (OpenAI SSE, 4-character deltas, 1 KB reads)");
+    let mut stream = String::new();
+    let mut reply_chars = 0;
+    while stream.len() < 1 << 20 {
+        stream.push_str(
+            "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Thou\"},\"finish_reason\":null}]}\n\n",
+        );
+        reply_chars += 4;
+    }
+    let mut times = Vec::new();
+    for _ in 0..7 {
+        let start = Instant::now();
+        let mut decoder = SseDecoder::new();
+        let mut pieces: Vec<Piece> = Vec::new();
+        for read in stream.as_bytes().chunks(1024) {
+            for event in decoder.push(read) {
+                let _ = openai::decode(&event.data, &mut pieces);
+            }
+            black_box(pieces.drain(..).count());
+        }
+        times.push(start.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    let t = times[3];
+    println!(
+        "  1 MB of stream ({} KB of reply text): {:.2} ms ({:.0} MB/s of stream)",
+        reply_chars / 1024,
+        t * 1e3,
+        stream.len() as f64 / t / 1e6
+    );
 }
