@@ -12,9 +12,9 @@ use crate::format::{Format, Lang};
 pub use crate::host::Abort;
 use crate::host::Host;
 use crate::llm::{Delta, Message, Model, Request, ToolCall};
+use crate::to_json::{JsonWriter, ToJson};
 use crate::tools::{Registry, ToolError, ToolSpec};
 use crate::trajectory::{Action, Repair, Retry, Step, StopReason, Switch, Trajectory};
-use serde::Serialize;
 use serde_json::Value;
 use std::rc::Rc;
 
@@ -46,8 +46,7 @@ impl Default for Config {
 /// What happens during a run, as it happens (the page draws these; tests check their order).
 /// In every variant `index` is the 1-based step number and `text` the payload.
 #[allow(missing_docs)] // the fields are named for what they hold; see above
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "type", rename_all = "lowercase")]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Event<'a> {
     /// Step `index` begins.
     Step { index: u32 },
@@ -85,6 +84,64 @@ pub enum Event<'a> {
         reason: StopReason,
         message: Option<&'a str>,
     },
+}
+
+/// An event as the page receives it: `{"type": "thought", "index": 1, "text": "..."}`, the
+/// variant's name (lowercase) first, then its fields.
+impl ToJson for Event<'_> {
+    fn write_json(&self, out: &mut JsonWriter) {
+        match self {
+            Event::Step { index } => out.object(&[("type", &"step"), ("index", index)]),
+            Event::Token { index, text } => {
+                out.object(&[("type", &"token"), ("index", index), ("text", text)])
+            }
+            Event::Thought { index, text } => {
+                out.object(&[("type", &"thought"), ("index", index), ("text", text)])
+            }
+            Event::Action { index, tool, input } => out.object(&[
+                ("type", &"action"),
+                ("index", index),
+                ("tool", tool),
+                ("input", input),
+            ]),
+            Event::Observation { index, text } => {
+                out.object(&[("type", &"observation"), ("index", index), ("text", text)])
+            }
+            Event::Repair {
+                index,
+                why,
+                message,
+            } => out.object(&[
+                ("type", &"repair"),
+                ("index", index),
+                ("why", why),
+                ("message", message),
+            ]),
+            Event::Note { index, text } => {
+                out.object(&[("type", &"note"), ("index", index), ("text", text)])
+            }
+            Event::Switch {
+                index,
+                from,
+                to,
+                why,
+            } => out.object(&[
+                ("type", &"switch"),
+                ("index", index),
+                ("from", from),
+                ("to", to),
+                ("why", why),
+            ]),
+            Event::Answer { index, text } => {
+                out.object(&[("type", &"answer"), ("index", index), ("text", text)])
+            }
+            Event::Stopped { reason, message } => out.object(&[
+                ("type", &"stopped"),
+                ("reason", reason),
+                ("message", message),
+            ]),
+        }
+    }
 }
 
 /// Receives events.
@@ -499,7 +556,7 @@ impl Agent {
             Err(ToolError::BadInput(problem)) => {
                 let message = format!(
                     "Invalid input for {tool}: {problem}. Its input schema is {}.",
-                    found.spec().parameters
+                    crate::to_json::to_string(&found.spec().parameters)
                 );
                 self.repair(trajectory, step, "bad_input", message, on_event);
             }

@@ -7,8 +7,8 @@
 //! machinery for every struct, plus serde_json's whole `Value` deserializer (or a second copy of
 //! its text reader) to drive them; in the wasm that was ~55 KB of code before optimisation, a
 //! quarter of the page's download, to read a handful of small documents. The functions below
-//! do the same job for every type in a few hundred bytes. Writing (`Serialize`) stays derived:
-//! it is small.
+//! do the same job for every type in a few hundred bytes. Writing is hand-written too, for the
+//! same reason: see `crate::to_json`.
 //!
 //! The rules are serde's, so documents read exactly as before: unknown fields are ignored, a
 //! missing `Option` field is `None`, a missing field with a default takes it, anything else
@@ -31,7 +31,7 @@ pub(crate) fn invalid_type(value: &Value, expected: &str) -> String {
         Value::Number(n) if n.is_f64() => format!("floating point `{n}`"),
         Value::Number(n) => format!("integer `{n}`"),
         // A JSON string prints quoted and escaped, as serde shows it.
-        Value::String(_) => format!("string {value}"),
+        Value::String(s) => format!("string {}", crate::to_json::to_string(s)),
         Value::Array(_) => "sequence".to_string(),
         Value::Object(_) => "map".to_string(),
     };
@@ -99,6 +99,17 @@ impl<T: FromJson> FromJson for Vec<T> {
             other => Err(invalid_type(other, "a sequence")),
         }
     }
+}
+
+/// A JSON object with these fields: what `json!` builds, without the serializer `json!` runs
+/// on every value it is given (size).
+pub(crate) fn object(fields: Vec<(&str, Value)>) -> Value {
+    // Inserted one by one: collecting into the map would link a sort (size).
+    let mut map = Map::new();
+    for (key, value) in fields {
+        map.insert(key.into(), value);
+    }
+    Value::Object(map)
 }
 
 /// The fields of a JSON object, read by name.

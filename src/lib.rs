@@ -16,6 +16,7 @@
 //! - [`host`]: the clock and timer the loop needs from its environment.
 //! - [`error`]: program errors (model mistakes are observations, not errors).
 //! - `json` (internal): reading typed data out of parsed JSON (why it is not derived: size).
+//! - [`to_json`]: writing JSON (trajectories, events, request bodies), not derived either.
 //! - `bindings` (wasm only): the JavaScript API (`Agent`, events, JS tools and models).
 //!
 //! The core never imports `wasm_bindgen`, `web_sys` or `js_sys`: only `bindings` does, so
@@ -40,6 +41,7 @@ pub mod host;
 mod json;
 pub mod llm;
 pub mod scenarios;
+pub mod to_json;
 pub mod tools;
 pub mod trajectory;
 

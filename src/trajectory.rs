@@ -11,7 +11,7 @@
 
 use crate::error::Error;
 use crate::json::{FromJson, Object};
-use serde::Serialize;
+use crate::to_json::{JsonWriter, ToJson};
 use serde_json::Value;
 
 /// The document type written in every exported trajectory.
@@ -20,7 +20,7 @@ pub const DOCUMENT_FORMAT: &str = "tao-trajectory";
 pub const VERSION: u32 = 1;
 
 /// A whole run.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Trajectory {
     /// Always [`DOCUMENT_FORMAT`].
     pub format: String,
@@ -45,7 +45,7 @@ pub struct Trajectory {
 }
 
 /// One Thought → Action → Observation step (or Thought → Answer).
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Step {
     /// 1-based position in the run.
     pub index: u32,
@@ -78,7 +78,7 @@ pub struct Step {
 }
 
 /// A change of format during a run.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Switch {
     /// The format before (`auto`).
     pub from: String,
@@ -89,7 +89,7 @@ pub struct Switch {
 }
 
 /// A tool call.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Action {
     /// The tool's name, as registered.
     pub tool: String,
@@ -98,7 +98,7 @@ pub struct Action {
 }
 
 /// A model mistake turned into an observation (counted in `n_badcalls`).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Repair {
     /// A short code: `no_action`, `unknown_tool`, `bad_input`, ...
     pub why: String,
@@ -107,7 +107,7 @@ pub struct Repair {
 }
 
 /// An unreadable reply that was retried.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Retry {
     /// What the model said.
     pub raw: String,
@@ -118,7 +118,7 @@ pub struct Retry {
 }
 
 /// Milliseconds spent in the model and in the tool.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Timing {
     /// Waiting for (and reading) the model's reply, retries included.
     pub model_ms: f64,
@@ -129,7 +129,7 @@ pub struct Timing {
 }
 
 /// Token counts reported by a provider.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Usage {
     /// Tokens in the prompt.
     pub prompt_tokens: u64,
@@ -138,8 +138,7 @@ pub struct Usage {
 }
 
 /// Why a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StopReason {
     /// The model gave its final answer.
     Answer,
@@ -152,7 +151,7 @@ pub enum StopReason {
 }
 
 /// The end of a run.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Stop {
     /// Why.
     pub reason: StopReason,
@@ -161,7 +160,7 @@ pub struct Stop {
 }
 
 /// Counts over a run, named as in the ReAct paper's code.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Stats {
     /// Model calls made (retries included).
     pub n_calls: u32,
@@ -210,9 +209,7 @@ impl Trajectory {
 
     /// The versioned JSON document, pretty-printed.
     pub fn to_json(&self) -> String {
-        // Serialising plain data to a String cannot fail; fall back to an empty object anyway
-        // rather than panic.
-        serde_json::to_string_pretty(self).unwrap_or_else(|_| "{}".into())
+        crate::to_json::to_string_pretty(self)
     }
 
     /// Reads a trajectory document. Never panics; the error says what is wrong with the file.
@@ -390,6 +387,119 @@ impl FromJson for Stats {
             completion_tokens: o.or_default("completion_tokens")?,
             saved_chars: o.or_default("saved_chars")?,
         })
+    }
+}
+
+// Writing a trajectory document: every field, in declaration order (see `crate::to_json` for
+// why this is not derived either).
+
+impl ToJson for Trajectory {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.object(&[
+            ("format", &self.format),
+            ("version", &self.version),
+            ("task", &self.task),
+            ("react_format", &self.react_format),
+            ("lang", &self.lang),
+            ("model", &self.model),
+            ("steps", &self.steps),
+            ("answer", &self.answer),
+            ("stop", &self.stop),
+            ("stats", &self.stats),
+        ]);
+    }
+}
+
+impl ToJson for Step {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.object(&[
+            ("index", &self.index),
+            ("thought", &self.thought),
+            ("action", &self.action),
+            ("answer", &self.answer),
+            ("observation", &self.observation),
+            ("raw", &self.raw),
+            ("repair", &self.repair),
+            ("notes", &self.notes),
+            ("retries", &self.retries),
+            ("timing", &self.timing),
+            ("usage", &self.usage),
+            ("saved_chars", &self.saved_chars),
+            ("switch", &self.switch),
+        ]);
+    }
+}
+
+impl ToJson for Switch {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.object(&[("from", &self.from), ("to", &self.to), ("why", &self.why)]);
+    }
+}
+
+impl ToJson for Action {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.object(&[("tool", &self.tool), ("input", &self.input)]);
+    }
+}
+
+impl ToJson for Repair {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.object(&[("why", &self.why), ("message", &self.message)]);
+    }
+}
+
+impl ToJson for Retry {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.object(&[
+            ("raw", &self.raw),
+            ("why", &self.why),
+            ("message", &self.message),
+        ]);
+    }
+}
+
+impl ToJson for Timing {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.object(&[
+            ("model_ms", &self.model_ms),
+            ("tool_ms", &self.tool_ms),
+            ("first_token_ms", &self.first_token_ms),
+        ]);
+    }
+}
+
+impl ToJson for Usage {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.object(&[
+            ("prompt_tokens", &self.prompt_tokens),
+            ("completion_tokens", &self.completion_tokens),
+        ]);
+    }
+}
+
+impl ToJson for StopReason {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.string(self.name());
+    }
+}
+
+impl ToJson for Stop {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.object(&[("reason", &self.reason), ("message", &self.message)]);
+    }
+}
+
+impl ToJson for Stats {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.object(&[
+            ("n_calls", &self.n_calls),
+            ("n_badcalls", &self.n_badcalls),
+            ("steps", &self.steps),
+            ("elapsed_ms", &self.elapsed_ms),
+            ("prompt_tokens", &self.prompt_tokens),
+            ("completion_tokens", &self.completion_tokens),
+            ("saved_chars", &self.saved_chars),
+        ]);
     }
 }
 

@@ -604,7 +604,9 @@ fn auto_falls_back_to_text_react_when_tools_are_rejected_and_says_so() {
     ]);
     let agent = agent_over(&transport, Format::Auto);
     let mut events = Vec::new();
-    let t = block_on(agent.run("Q?", &mut |e| events.push(serde_json::to_value(e).unwrap())));
+    let t = block_on(agent.run("Q?", &mut |e| {
+        events.push(serde_json::from_str::<Value>(&tao_agent::to_json::to_string(e)).unwrap())
+    }));
     assert_eq!(t.answer.as_deref(), Some("Mobile, Alabama"));
     assert_eq!(t.react_format, "mrkl");
     let switch = t.steps[0].switch.as_ref().unwrap();

@@ -94,11 +94,11 @@ impl Model for JsModel {
             let set = |key: &str, value: &JsValue| {
                 let _ = Reflect::set(&options, &key.into(), value);
             };
-            set("stop", &to_js(request.stop).unwrap_or(JsValue::NULL));
-            set("tools", &to_js(request.tools).unwrap_or(JsValue::NULL));
+            set("stop", &to_js(&request.stop).unwrap_or(JsValue::NULL));
+            set("tools", &to_js(&request.tools).unwrap_or(JsValue::NULL));
             set("signal", &controller.signal());
             set("onDelta", on_js_delta.as_ref());
-            let messages = to_js(request.messages)
+            let messages = to_js(&request.messages)
                 .map_err(|_| Error::model("could not pass the prompt to the JS model"))?;
             let result = self
                 .function

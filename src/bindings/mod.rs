@@ -9,7 +9,7 @@
 //! const trajectory = await agent.run("What is ...?", { onEvent: (e) => console.log(e), signal });
 //! ```
 //!
-//! Values cross the boundary as JSON (`serde_json` here, `JSON.parse` there): the core already
+//! Values cross the boundary as JSON ([`crate::to_json`] here, `JSON.parse` there): the core already
 //! speaks JSON for trajectories, so this costs no extra code in the wasm. Futures here are not
 //! `Send`: they hold JS values, and a browser tab has one thread.
 
@@ -25,12 +25,12 @@ use crate::llm::http::{self, Api, HttpModel};
 use crate::llm::scripted::{Policy, Scripted};
 use crate::llm::Model;
 use crate::scenarios;
+use crate::to_json::{JsonWriter, ToJson};
 use crate::tools::{Registry, Tool, ToolError, ToolSpec};
 use crate::trajectory::Trajectory;
 use fetch::WebTransport;
 use js_model::JsModel;
 use js_sys::{Array, Function, Promise, Reflect, JSON};
-use serde::Serialize;
 use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -136,14 +136,24 @@ pub fn scenarios(lang: Option<String>) -> Result<JsValue, JsError> {
         .as_deref()
         .and_then(Lang::from_name)
         .unwrap_or(Lang::En);
-    let list: Vec<Value> = scenarios::all()
-        .iter()
-        .map(|s| {
-            serde_json::json!({
-                "name": s.name, "title": s.title.get(lang), "description": s.description.get(lang),
-                "task": s.task(lang), "format": s.format, "maxSteps": s.max_steps, "tools": s.tools,
-            })
-        })
+    struct Info(scenarios::Scenario, Lang);
+    impl ToJson for Info {
+        fn write_json(&self, out: &mut JsonWriter) {
+            let Info(s, lang) = self;
+            out.object(&[
+                ("name", &s.name),
+                ("title", &s.title.get(*lang)),
+                ("description", &s.description.get(*lang)),
+                ("task", &s.task(*lang)),
+                ("format", &s.format),
+                ("maxSteps", &s.max_steps),
+                ("tools", &s.tools),
+            ]);
+        }
+    }
+    let list: Vec<Info> = scenarios::all()
+        .into_iter()
+        .map(|s| Info(s, lang))
         .collect();
     to_js(&list)
 }
@@ -571,8 +581,8 @@ impl Tool for JsTool {
 }
 
 /// A Rust value as a plain JS value, through JSON.
-pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
-    let json = serde_json::to_string(value).map_err(|e| JsError::new(&e.to_string()))?;
+pub(crate) fn to_js(value: &dyn ToJson) -> Result<JsValue, JsError> {
+    let json = crate::to_json::to_string(value);
     JSON::parse(&json).map_err(|_| JsError::new("could not convert a value for JavaScript"))
 }
 

@@ -203,7 +203,7 @@ impl Format {
 pub fn input_text(input: &Value) -> String {
     match input {
         Value::String(s) => s.clone(),
-        other => other.to_string(),
+        other => crate::to_json::to_string(other),
     }
 }
 
@@ -211,7 +211,10 @@ pub fn input_text(input: &Value) -> String {
 pub fn tool_descriptions(tools: &Registry) -> String {
     tools
         .specs()
-        .map(|t| format!("{}: {} Parameters: {}", t.name, t.description, t.parameters))
+        .map(|t| {
+            let parameters = crate::to_json::to_string(&t.parameters);
+            format!("{}: {} Parameters: {parameters}", t.name, t.description)
+        })
         .collect::<Vec<_>>()
         .join("\n\n")
 }

@@ -1485,7 +1485,7 @@ impl<'a> Reader<'a> {
             let answer = match input {
                 Value::String(s) => s.trim().to_string(),
                 Value::Null => String::new(),
-                other => other.to_string(),
+                other => crate::to_json::to_string(&other),
             };
             return Step::Answer { answer, next };
         }

@@ -11,8 +11,10 @@
 //! `message_delta` (stop reason, output tokens), `message_stop`, `ping`, and `error`.
 
 use super::http::{error_text, Piece, Settings};
-use super::{Message, Request, Role};
-use serde_json::{json, Map, Value};
+use super::{Message, Request, Role, ToolCall};
+use crate::to_json::{self, JsonWriter, Object, ToJson};
+use crate::tools::ToolSpec;
+use serde_json::Value;
 
 /// The API version tao speaks.
 pub const VERSION: &str = "2023-06-01";
@@ -36,69 +38,111 @@ pub fn headers(key: &str) -> Vec<(&'static str, String)> {
 }
 
 /// The JSON body for `request`, leaving out the parameters in `dropped`.
-pub fn body(request: &Request, settings: &Settings, dropped: &[&str]) -> Value {
+pub fn body(request: &Request, settings: &Settings, dropped: &[&str]) -> String {
     let system: Vec<&str> = request
         .messages
         .iter()
         .filter(|m| m.role == Role::System)
         .map(|m| m.content.as_str())
         .collect();
-    let mut body = Map::new();
-    body.insert("model".into(), settings.model.clone().into());
-    body.insert(
-        "max_tokens".into(),
-        settings.max_tokens.unwrap_or(1024).into(),
-    );
+    let system = system.join("\n\n");
+    let max_tokens = settings.max_tokens.unwrap_or(1024);
+    let turns: Vec<Turn> = request
+        .messages
+        .iter()
+        .filter(|m| m.role != Role::System)
+        .map(Turn)
+        .collect();
+    let tools: Vec<Tool> = request.tools.iter().map(Tool).collect();
+    let mut body: Vec<(&str, &dyn ToJson)> =
+        vec![("model", &settings.model), ("max_tokens", &max_tokens)];
     if !system.is_empty() {
-        body.insert("system".into(), system.join("\n\n").into());
+        body.push(("system", &system));
     }
-    let turns = request.messages.iter().filter(|m| m.role != Role::System);
-    body.insert("messages".into(), turns.map(message).collect());
-    body.insert("stream".into(), true.into());
+    body.extend([("messages", &turns as &dyn ToJson), ("stream", &true)]);
     if !request.stop.is_empty() && !dropped.contains(&"stop_sequences") {
-        body.insert("stop_sequences".into(), request.stop.into());
+        body.push(("stop_sequences", &request.stop));
     }
-    if let (Some(t), false) = (settings.temperature, dropped.contains(&"temperature")) {
-        body.insert("temperature".into(), t.into());
+    if let (Some(t), false) = (&settings.temperature, dropped.contains(&"temperature")) {
+        body.push(("temperature", t));
     }
-    if !request.tools.is_empty() {
-        let tools = request.tools.iter().map(
-            |t| json!({"name": t.name, "description": t.description, "input_schema": t.parameters}),
-        );
-        body.insert("tools".into(), tools.collect());
+    if !tools.is_empty() {
+        body.push(("tools", &tools));
     }
-    Value::Object(body)
+    to_json::to_string(&Object(&body))
 }
 
-fn message(m: &Message) -> Value {
-    // The API refuses empty turns; an empty reply is shown as such.
-    let text = if m.content.trim().is_empty() {
-        "(empty)"
-    } else {
-        &m.content
-    };
-    match m.role {
-        Role::Tool => json!({"role": "user", "content": [{"type": "tool_result",
-            "tool_use_id": m.tool_call_id.clone().unwrap_or_default(), "content": text}]}),
-        Role::Assistant if !m.tool_calls.is_empty() => {
-            let mut blocks = Vec::new();
-            if !m.content.trim().is_empty() {
-                blocks.push(json!({"type": "text", "text": m.content}));
+/// A tool as the Messages API offers it.
+struct Tool<'a>(&'a ToolSpec);
+
+impl ToJson for Tool<'_> {
+    fn write_json(&self, out: &mut JsonWriter) {
+        let t = self.0;
+        out.object(&[
+            ("name", &t.name),
+            ("description", &t.description),
+            ("input_schema", &t.parameters),
+        ]);
+    }
+}
+
+/// A message as the Messages API reads it: a tool's result is a `tool_result` block of a user
+/// turn, a tool call a `tool_use` block of an assistant turn.
+struct Turn<'a>(&'a Message);
+
+impl ToJson for Turn<'_> {
+    fn write_json(&self, out: &mut JsonWriter) {
+        let m = self.0;
+        // The API refuses empty turns; an empty reply is shown as such.
+        let text = if m.content.trim().is_empty() {
+            "(empty)"
+        } else {
+            &m.content
+        };
+        match m.role {
+            Role::Tool => {
+                let id = m.tool_call_id.as_deref().unwrap_or_default();
+                let result = Object(&[
+                    ("type", &"tool_result"),
+                    ("tool_use_id", &id),
+                    ("content", &text),
+                ]);
+                out.object(&[("role", &"user"), ("content", &[result])]);
             }
-            for call in &m.tool_calls {
-                // `input` must be an object; a bare value is wrapped.
-                let input = match &call.arguments {
-                    Value::Object(_) => call.arguments.clone(),
-                    other => json!({ "input": other }),
-                };
-                blocks.push(
-                    json!({"type": "tool_use", "id": call.id, "name": call.name, "input": input}),
-                );
+            Role::Assistant if !m.tool_calls.is_empty() => {
+                let calls: Vec<ToolUse> = m.tool_calls.iter().map(ToolUse).collect();
+                let said = Object(&[("type", &"text"), ("text", &m.content)]);
+                let mut blocks: Vec<&dyn ToJson> = Vec::new();
+                if !m.content.trim().is_empty() {
+                    blocks.push(&said);
+                }
+                blocks.extend(calls.iter().map(|c| c as &dyn ToJson));
+                out.object(&[("role", &"assistant"), ("content", &blocks)]);
             }
-            json!({"role": "assistant", "content": blocks})
+            Role::Assistant => out.object(&[("role", &"assistant"), ("content", &text)]),
+            _ => out.object(&[("role", &"user"), ("content", &text)]),
         }
-        Role::Assistant => json!({"role": "assistant", "content": text}),
-        _ => json!({"role": "user", "content": text}),
+    }
+}
+
+/// A `tool_use` block.
+struct ToolUse<'a>(&'a ToolCall);
+
+impl ToJson for ToolUse<'_> {
+    fn write_json(&self, out: &mut JsonWriter) {
+        let call = self.0;
+        // `input` must be an object; a bare value is wrapped.
+        let wrapped = Object(&[("input", &call.arguments)]);
+        let input: &dyn ToJson = match &call.arguments {
+            Value::Object(_) => &call.arguments,
+            _ => &wrapped,
+        };
+        out.object(&[
+            ("type", &"tool_use"),
+            ("id", &call.id),
+            ("name", &call.name),
+            ("input", input),
+        ]);
     }
 }
 
@@ -180,7 +224,7 @@ fn block(block: &Value, index: usize, pieces: &mut Vec<Piece>) {
             if block["input"].as_object().is_some_and(|o| !o.is_empty()) {
                 pieces.push(Piece::ToolArgs {
                     index,
-                    json: block["input"].to_string(),
+                    json: to_json::to_string(&block["input"]),
                 });
             }
         }

@@ -20,8 +20,8 @@ use super::sse::SseDecoder;
 use super::{anthropic, openai, Delta, Message, Model, OnDelta, Reply, Request, Role, ToolCall};
 use crate::error::{Error, ErrorKind};
 use crate::host::{Abort, Host, LocalBoxFuture};
+use crate::to_json::{JsonWriter, ToJson};
 use crate::trajectory::Usage;
-use serde::Serialize;
 use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -186,11 +186,7 @@ impl HttpModel {
                 anthropic::body(request, s, &dropped),
             ),
         };
-        HttpRequest {
-            url,
-            headers,
-            body: body.to_string(),
-        }
+        HttpRequest { url, headers, body }
     }
 
     /// Sends the request, retrying what is worth retrying, and streams the reply.
@@ -483,7 +479,7 @@ struct PendingCall {
 }
 
 /// What a connection test found.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ConnectionReport {
     /// The model, as `provider:name`.
     pub model: String,
@@ -499,6 +495,20 @@ pub struct ConnectionReport {
     pub usage: Option<Usage>,
     /// Retries and dropped parameters on the way.
     pub notes: Vec<String>,
+}
+
+impl ToJson for ConnectionReport {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.object(&[
+            ("model", &self.model),
+            ("reply", &self.reply),
+            ("deltas", &self.deltas),
+            ("first_token_ms", &self.first_token_ms),
+            ("total_ms", &self.total_ms),
+            ("usage", &self.usage),
+            ("notes", &self.notes),
+        ]);
+    }
 }
 
 /// Sends a tiny request ("say OK") and reports what came back, or the diagnosed error: the

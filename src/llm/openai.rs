@@ -9,8 +9,10 @@
 //! follow, and `data: [DONE]` ends the stream. An `{"error": ...}` chunk is a failure.
 
 use super::http::{error_text, Piece, Settings};
-use super::{Message, Request, Role};
-use serde_json::{json, Map, Value};
+use super::{Message, Request, ToolCall};
+use crate::to_json::{self, JsonWriter, Object, ToJson};
+use crate::tools::ToolSpec;
+use serde_json::Value;
 
 /// Where requests go: `{base}/chat/completions` (the base usually ends in `/v1`).
 pub fn url(base: &str) -> String {
@@ -29,58 +31,90 @@ pub fn headers(key: &str) -> Vec<(&'static str, String)> {
 
 /// The JSON body for `request`, leaving out the parameters in `dropped` (ones this endpoint
 /// has rejected before, e.g. `stop` on reasoning models).
-pub fn body(request: &Request, settings: &Settings, dropped: &[&str]) -> Value {
-    let mut body = Map::new();
-    body.insert("model".into(), settings.model.clone().into());
-    body.insert(
-        "messages".into(),
-        request.messages.iter().map(message).collect(),
-    );
-    body.insert("stream".into(), true.into());
-    let mut optional = |name: &'static str, value: Value| {
-        if !dropped.contains(&name) {
-            body.insert(name.into(), value);
-        }
-    };
-    optional("stream_options", json!({"include_usage": true}));
+pub fn body(request: &Request, settings: &Settings, dropped: &[&str]) -> String {
+    let messages: Vec<Turn> = request.messages.iter().map(Turn).collect();
+    let tools: Vec<Function> = request.tools.iter().map(Function).collect();
+    let mut body: Vec<(&str, &dyn ToJson)> = vec![
+        ("model", &settings.model),
+        ("messages", &messages),
+        ("stream", &true),
+    ];
+    // Optional parameters, each left out once the endpoint has rejected it.
+    let include_usage = Object(&[("include_usage", &true)]);
+    let mut optional: Vec<(&str, &dyn ToJson)> = vec![("stream_options", &include_usage)];
     if !request.stop.is_empty() {
-        optional("stop", request.stop.into());
+        optional.push(("stop", &request.stop));
     }
-    if let Some(t) = settings.temperature {
-        optional("temperature", t.into());
+    if let Some(t) = &settings.temperature {
+        optional.push(("temperature", t));
     }
-    if let Some(n) = settings.max_tokens {
-        optional("max_tokens", n.into());
+    if let Some(n) = &settings.max_tokens {
+        optional.push(("max_tokens", n));
     }
-    if !request.tools.is_empty() {
-        let tools = request.tools.iter().map(|t| {
-            json!({"type": "function", "function":
-                {"name": t.name, "description": t.description, "parameters": t.parameters}})
-        });
-        body.insert("tools".into(), tools.collect());
+    body.extend(
+        optional
+            .into_iter()
+            .filter(|(name, _)| !dropped.contains(name)),
+    );
+    if !tools.is_empty() {
+        body.push(("tools", &tools));
     }
-    Value::Object(body)
+    to_json::to_string(&Object(&body))
 }
 
-fn message(m: &Message) -> Value {
-    let role = match m.role {
-        Role::System => "system",
-        Role::User => "user",
-        Role::Assistant => "assistant",
-        Role::Tool => "tool",
-    };
-    let mut out = json!({"role": role, "content": m.content});
-    if let Some(id) = &m.tool_call_id {
-        out["tool_call_id"] = id.clone().into();
+/// A message as Chat Completions reads it: tool calls carry their arguments as a JSON string.
+struct Turn<'a>(&'a Message);
+
+impl ToJson for Turn<'_> {
+    fn write_json(&self, out: &mut JsonWriter) {
+        let m = self.0;
+        let calls: Vec<Call> = m.tool_calls.iter().map(Call).collect();
+        let mut fields: Vec<(&str, &dyn ToJson)> = vec![("role", &m.role), ("content", &m.content)];
+        if let Some(id) = &m.tool_call_id {
+            fields.push(("tool_call_id", id));
+        }
+        if !calls.is_empty() {
+            fields.push(("tool_calls", &calls));
+        }
+        out.object(&fields);
     }
-    if !m.tool_calls.is_empty() {
-        let calls = m.tool_calls.iter().map(|c| {
-            json!({"id": c.id, "type": "function",
-                   "function": {"name": c.name, "arguments": c.arguments.to_string()}})
-        });
-        out["tool_calls"] = calls.collect();
+}
+
+struct Call<'a>(&'a ToolCall);
+
+impl ToJson for Call<'_> {
+    fn write_json(&self, out: &mut JsonWriter) {
+        let c = self.0;
+        let arguments = to_json::to_string(&c.arguments);
+        out.object(&[
+            ("id", &c.id),
+            ("type", &"function"),
+            (
+                "function",
+                &Object(&[("name", &c.name), ("arguments", &arguments)]),
+            ),
+        ]);
     }
-    out
+}
+
+/// A tool as Chat Completions offers it.
+struct Function<'a>(&'a ToolSpec);
+
+impl ToJson for Function<'_> {
+    fn write_json(&self, out: &mut JsonWriter) {
+        let t = self.0;
+        out.object(&[
+            ("type", &"function"),
+            (
+                "function",
+                &Object(&[
+                    ("name", &t.name),
+                    ("description", &t.description),
+                    ("parameters", &t.parameters),
+                ]),
+            ),
+        ]);
+    }
 }
 
 /// What one `data:` payload of the stream says. A whole (non-streamed) response reads the same
@@ -123,7 +157,7 @@ pub fn decode(data: &str, pieces: &mut Vec<Piece>) -> Result<(), String> {
             let arguments = match &function["arguments"] {
                 Value::String(s) => s.clone(),
                 Value::Null => String::new(),
-                other => other.to_string(), // some servers send the object itself
+                other => to_json::to_string(other), // some servers send the object itself
             };
             if !arguments.is_empty() {
                 pieces.push(Piece::ToolArgs {

@@ -270,7 +270,7 @@ impl Model for Scripted {
                                     .find(|t| t.name.eq_ignore_ascii_case(&tool))
                                     .and_then(|t| t.parameters["required"][0].as_str())
                                     .unwrap_or("input");
-                                serde_json::json!({ field: s })
+                                crate::json::object(vec![(field, s.into())])
                             }
                             other => other,
                         };

@@ -10,13 +10,13 @@ pub mod calculator;
 pub mod knowledge;
 
 use crate::host::LocalBoxFuture;
-use crate::json::{FromJson, Object};
-use serde::Serialize;
+use crate::json::{object, FromJson, Object};
+use crate::to_json::{JsonWriter, ToJson};
 use serde_json::Value;
 use std::rc::Rc;
 
 /// What the model is told about a tool.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ToolSpec {
     /// The name the model writes after `Action:`.
     pub name: String,
@@ -39,13 +39,25 @@ impl FromJson for ToolSpec {
     }
 }
 
+impl ToJson for ToolSpec {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.object(&[
+            ("name", &self.name),
+            ("description", &self.description),
+            ("parameters", &self.parameters),
+        ]);
+    }
+}
+
 /// The schema of a tool that takes one string, called `field`.
 pub fn string_schema(field: &str) -> Value {
-    serde_json::json!({
-        "type": "object",
-        "properties": {field: {"type": "string"}},
-        "required": [field]
-    })
+    // {"type": "object", "properties": {field: {"type": "string"}}, "required": [field]}
+    let string = object(vec![("type", "string".into())]);
+    object(vec![
+        ("type", "object".into()),
+        ("properties", object(vec![(field, string)])),
+        ("required", vec![field].into()),
+    ])
 }
 
 /// Why a tool call produced no result.
