@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Prints the size of what the page loads (raw and gzip -9), and fails when the core wasm + glue
-# is over budget. The goal, 120 KB gzip, is the README's budget and is enforced. The ceiling is
-# today's size plus a little headroom, so a regression fails the build long before it reaches
-# the goal; lower it as size work lands (and raise it only with a reason in the commit).
+# is over budget. The goal is the README's budget and is enforced: 120 KB gzip for the spine;
+# raised to 140 KB when the providers landed (OpenAI-compatible + Anthropic over fetch, SSE,
+# native tool calling, streaming JS models: +22 KB, of which a hand-written JSON writer won
+# back 4 KB). The ceiling is today's size plus a little headroom, so a regression fails the
+# build long before it reaches the goal; lower it as size work lands (and raise it only with a
+# reason in the commit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-GOAL_GZIP=$((120 * 1024))
-CEILING_GZIP=$((114 * 1024))
+GOAL_GZIP=$((140 * 1024))
+CEILING_GZIP=$((136 * 1024))
 gz() { gzip -9 -c "$1" | wc -c; }
 wasm=pkg/tao_agent_bg.wasm glue=pkg/tao_agent.js
 core=$(( $(gz "$wasm") + $(gz "$glue") ))

@@ -9,24 +9,31 @@
 //! ## Table of contents
 //! - [`agent`]: the loop (`Agent::run`, `Agent::step`), events, budgets and stop reasons.
 //! - [`trajectory`]: the record of a run (`Trajectory`, `Step`, `Stats`), as versioned JSON.
-//! - [`format`]: the prompt formats (`mrkl`, `paper`) and the lenient streaming parser.
-//! - [`llm`]: the model trait and the scripted (offline) model.
+//! - [`format`]: the prompt formats (`mrkl`, `paper`, native `tools` / `auto`) and the lenient
+//!   streaming parser.
+//! - [`llm`]: the model trait; the scripted (offline) model; OpenAI-compatible and Anthropic
+//!   providers over HTTP (request mapping, SSE decoding, retries, diagnostics), pure Rust.
 //! - [`tools`]: the tool registry and the built-in tools (calculator, offline search/lookup).
 //! - [`scenarios`]: built-in offline demos from the seed articles.
 //! - [`host`]: the clock and timer the loop needs from its environment.
 //! - [`error`]: program errors (model mistakes are observations, not errors).
 //! - `json` (internal): reading typed data out of parsed JSON (why it is not derived: size).
 //! - [`to_json`]: writing JSON (trajectories, events, request bodies), not derived either.
-//! - `bindings` (wasm only): the JavaScript API (`Agent`, events, JS tools and models).
+//! - `bindings` (wasm only): the JavaScript API (`Agent`, events, JS tools and models,
+//!   `testConnection`) and the `fetch` transport.
 //!
 //! The core never imports `wasm_bindgen`, `web_sys` or `js_sys`: only `bindings` does, so
 //! `cargo test` runs everything else natively in milliseconds.
 //!
 //! ## Untrusted input
-//! Model output, tool output, imported trajectory files and user settings are untrusted.
+//! Model output, tool output, provider responses (bodies, streams, error messages), imported
+//! trajectory files and user settings are untrusted.
 //! What is protected: no input makes the core panic (the parser and the trajectory reader are
 //! fuzzed with arbitrary bytes split at every position), nesting in calculator expressions and
-//! JSON is bounded, and the page inserts all such text with `textContent`, never as HTML. What
+//! JSON is bounded, a stream's line length is capped, and the page inserts all such text with
+//! `textContent`, never as HTML. An API key is held only by the HTTP model and sent only in the
+//! provider's auth header; text from the provider is scrubbed of it before it reaches an error
+//! or an observation, and it is never part of a trajectory, an event or a model name. What
 //! is not protected: a model can still be talked into calling a tool with harmful input, so
 //! tools that act on the world should be marked as needing approval; and a JavaScript tool the
 //! embedder registers runs with the page's privileges.
