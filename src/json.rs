@@ -132,6 +132,17 @@ impl<'a> Object<'a> {
         }
     }
 
+    /// Reads field `key` into `into` when it is there; when it is missing, `into` keeps the
+    /// value it has (the default). Structs with many fields are read this way, into a default
+    /// value: building them field by field from `?` expressions compiles a separate clean-up
+    /// path for every field that may fail (size).
+    pub(crate) fn read<T: FromJson>(&self, key: &str, into: &mut T) -> Result<(), String> {
+        if let Some(value) = self.0.get(key) {
+            *into = T::from_value(value)?;
+        }
+        Ok(())
+    }
+
     /// A field that may be missing (then it is `default`).
     pub(crate) fn or<T: FromJson>(&self, key: &str, default: T) -> Result<T, String> {
         self.0.get(key).map_or(Ok(default), T::from_value)

@@ -251,39 +251,42 @@ impl Trajectory {
 impl FromJson for Trajectory {
     fn from_value(value: &Value) -> Result<Self, String> {
         let o = Object::new(value, "struct Trajectory")?;
-        Ok(Trajectory {
-            format: o.required("format")?,
-            version: o.required("version")?,
-            task: o.required("task")?,
-            react_format: o.required("react_format")?,
-            lang: o.or("lang", "en".into())?,
-            model: o.or_default("model")?,
-            steps: o.or_default("steps")?,
-            answer: o.or_default("answer")?,
-            stop: o.or_default("stop")?,
-            stats: o.or_default("stats")?,
-        })
+        let (format, version) = (o.required("format")?, o.required("version")?);
+        let mut t = Trajectory::new(
+            &o.required::<String>("task")?,
+            &o.required::<String>("react_format")?,
+            "en",
+            "",
+        );
+        (t.format, t.version) = (format, version);
+        o.read("lang", &mut t.lang)?;
+        o.read("model", &mut t.model)?;
+        o.read("steps", &mut t.steps)?;
+        o.read("answer", &mut t.answer)?;
+        o.read("stop", &mut t.stop)?;
+        o.read("stats", &mut t.stats)?;
+        Ok(t)
     }
 }
 
 impl FromJson for Step {
     fn from_value(value: &Value) -> Result<Self, String> {
         let o = Object::new(value, "struct Step")?;
-        Ok(Step {
-            index: o.or_default("index")?,
-            thought: o.or_default("thought")?,
-            action: o.or_default("action")?,
-            answer: o.or_default("answer")?,
-            observation: o.or_default("observation")?,
-            raw: o.or_default("raw")?,
-            repair: o.or_default("repair")?,
-            notes: o.or_default("notes")?,
-            retries: o.or_default("retries")?,
-            timing: o.or_default("timing")?,
-            usage: o.or_default("usage")?,
-            saved_chars: o.or_default("saved_chars")?,
-            switch: o.or_default("switch")?,
-        })
+        let mut step = Step::default();
+        o.read("index", &mut step.index)?;
+        o.read("thought", &mut step.thought)?;
+        o.read("action", &mut step.action)?;
+        o.read("answer", &mut step.answer)?;
+        o.read("observation", &mut step.observation)?;
+        o.read("raw", &mut step.raw)?;
+        o.read("repair", &mut step.repair)?;
+        o.read("notes", &mut step.notes)?;
+        o.read("retries", &mut step.retries)?;
+        o.read("timing", &mut step.timing)?;
+        o.read("usage", &mut step.usage)?;
+        o.read("saved_chars", &mut step.saved_chars)?;
+        o.read("switch", &mut step.switch)?;
+        Ok(step)
     }
 }
 
@@ -321,22 +324,22 @@ impl FromJson for Repair {
 impl FromJson for Retry {
     fn from_value(value: &Value) -> Result<Self, String> {
         let o = Object::new(value, "struct Retry")?;
-        Ok(Retry {
-            raw: o.or_default("raw")?,
-            why: o.or_default("why")?,
-            message: o.or_default("message")?,
-        })
+        let mut retry = Retry::default();
+        o.read("raw", &mut retry.raw)?;
+        o.read("why", &mut retry.why)?;
+        o.read("message", &mut retry.message)?;
+        Ok(retry)
     }
 }
 
 impl FromJson for Timing {
     fn from_value(value: &Value) -> Result<Self, String> {
         let o = Object::new(value, "struct Timing")?;
-        Ok(Timing {
-            model_ms: o.or_default("model_ms")?,
-            tool_ms: o.or_default("tool_ms")?,
-            first_token_ms: o.or_default("first_token_ms")?,
-        })
+        let mut timing = Timing::default();
+        o.read("model_ms", &mut timing.model_ms)?;
+        o.read("tool_ms", &mut timing.tool_ms)?;
+        o.read("first_token_ms", &mut timing.first_token_ms)?;
+        Ok(timing)
     }
 }
 
@@ -378,15 +381,15 @@ impl FromJson for Stop {
 impl FromJson for Stats {
     fn from_value(value: &Value) -> Result<Self, String> {
         let o = Object::new(value, "struct Stats")?;
-        Ok(Stats {
-            n_calls: o.or_default("n_calls")?,
-            n_badcalls: o.or_default("n_badcalls")?,
-            steps: o.or_default("steps")?,
-            elapsed_ms: o.or_default("elapsed_ms")?,
-            prompt_tokens: o.or_default("prompt_tokens")?,
-            completion_tokens: o.or_default("completion_tokens")?,
-            saved_chars: o.or_default("saved_chars")?,
-        })
+        let mut stats = Stats::default();
+        o.read("n_calls", &mut stats.n_calls)?;
+        o.read("n_badcalls", &mut stats.n_badcalls)?;
+        o.read("steps", &mut stats.steps)?;
+        o.read("elapsed_ms", &mut stats.elapsed_ms)?;
+        o.read("prompt_tokens", &mut stats.prompt_tokens)?;
+        o.read("completion_tokens", &mut stats.completion_tokens)?;
+        o.read("saved_chars", &mut stats.saved_chars)?;
+        Ok(stats)
     }
 }
 

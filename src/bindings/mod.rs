@@ -264,15 +264,18 @@ impl JsAgent {
         task: String,
         #[wasm_bindgen(unchecked_param_type = "RunOptions | undefined")] options: JsValue,
     ) -> Promise {
-        let settings = self.settings.clone();
+        let on_event = get(&options, "onEvent").dyn_into::<Function>().ok();
+        let signal = get(&options, "signal")
+            .dyn_into::<web_sys::AbortSignal>()
+            .ok();
+        // The loop is assembled before the future starts, so the future holds only what the
+        // run needs (size: every value an async block holds is part of its state machine).
         let js_tools = self.js_tools.borrow().clone();
+        let agent = match build(self.settings.clone(), js_tools, signal.clone()) {
+            Ok(agent) => agent,
+            Err(e) => return Promise::reject(&JsError::new(&e.message).into()),
+        };
         future_to_promise(async move {
-            let on_event = get(&options, "onEvent").dyn_into::<Function>().ok();
-            let signal = get(&options, "signal")
-                .dyn_into::<web_sys::AbortSignal>()
-                .ok();
-            let agent = build(settings, js_tools, signal.clone())
-                .map_err(|e| JsValue::from(JsError::new(&e.message)))?;
             // The AbortSignal sets the loop's abort flag; the closure must live as long as the
             // run, so it is kept here and removed at the end.
             let abort = agent.abort.clone();

@@ -105,14 +105,20 @@ impl FromJson for When {
 impl FromJson for Rule {
     fn from_value(value: &Value) -> Result<Self, String> {
         let o = Object::new(value, "struct Rule")?;
-        Ok(Rule {
+        let mut rule = Rule {
             when: o.required("when")?,
-            thought: o.or_default("thought")?,
-            tool: o.or_default("tool")?,
-            input: o.or_default("input")?,
-            answer: o.or_default("answer")?,
-            raw: o.or_default("raw")?,
-        })
+            thought: None,
+            tool: None,
+            input: None,
+            answer: None,
+            raw: None,
+        };
+        o.read("thought", &mut rule.thought)?;
+        o.read("tool", &mut rule.tool)?;
+        o.read("input", &mut rule.input)?;
+        o.read("answer", &mut rule.answer)?;
+        o.read("raw", &mut rule.raw)?;
+        Ok(rule)
     }
 }
 
