@@ -2,7 +2,7 @@
 //!
 //! This is the only file that knows about JavaScript, and it only converts: bytes and numbers
 //! in, objects out, a `SandboxError` into a thrown `Error` whose `kind` is `"invalid"` or
-//! `"refused"`. `www/sandbox-worker.js` calls it inside a Worker.
+//! `"refused"` (or `"limits"` for bad limits). `www/sandbox-worker.js` calls it in a Worker.
 //!
 //! Compiled modules are kept (the last few, keyed by their bytes) so that an agent calling the
 //! same tool ten times compiles it once. Fuel does not depend on this: every function is
@@ -48,7 +48,11 @@ pub fn inspect(bytes: &[u8]) -> Result<JsValue, JsValue> {
 /// module or bad limits; a tool that fails is reported in the result.
 #[wasm_bindgen]
 pub fn run(bytes: &[u8], stdin: &str, limits: JsValue) -> Result<JsValue, JsValue> {
-    let limits = read_limits(&limits).map_err(|message| js_sys::Error::new(&message))?;
+    let limits = read_limits(&limits).map_err(|message| {
+        let error = js_sys::Error::new(&message);
+        set(&error, "kind", &"limits".into());
+        error
+    })?;
     let tool = compiled(bytes).map_err(to_js_error)?;
     let outcome = tool.run(stdin.as_bytes(), &limits);
     let stopped = match &outcome.stopped {
@@ -109,8 +113,11 @@ fn read_limits(object: &JsValue) -> Result<Limits, String> {
         }
         match value.as_f64() {
             Some(n) if n.fract() == 0.0 && (0.0..=max).contains(&n) => Ok(n),
+            // `max` printed as an integer: formatting an f64 would pull Rust's float
+            // printing (~10 KB) into the module for this one message.
             _ => Err(format!(
-                "limits.{name} must be a whole number from 0 to {max}, got {value:?}"
+                "limits.{name} must be a whole number from 0 to {}, got {value:?}",
+                max as u64
             )),
         }
     };

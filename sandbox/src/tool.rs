@@ -14,7 +14,7 @@ use crate::run::Host;
 use crate::wasi;
 
 /// Bytes in one page of WebAssembly memory.
-pub(crate) const PAGE_BYTES: u64 = 65536;
+const PAGE_BYTES: u64 = 65536;
 
 /// What registration learned about a module.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -184,14 +184,24 @@ fn check_exports(module: &Module) -> Result<u64, SandboxError> {
     }
 }
 
-/// `(i32, i64) -> i32`, the way a reader writes a signature.
+/// `(i32, i64) -> (i32)`, the way a reader writes a signature.
 fn signature(params: &[ValType], results: &[ValType]) -> String {
     let list = |types: &[ValType]| {
-        types
-            .iter()
-            .map(|ty| format!("{ty:?}").to_lowercase())
-            .collect::<Vec<_>>()
-            .join(", ")
+        let names: Vec<&str> = types.iter().map(|ty| type_name(*ty)).collect();
+        names.join(", ")
     };
     format!("({}) -> ({})", list(params), list(results))
+}
+
+/// A value type's name in the WebAssembly text format.
+fn type_name(ty: ValType) -> &'static str {
+    match ty {
+        ValType::I32 => "i32",
+        ValType::I64 => "i64",
+        ValType::F32 => "f32",
+        ValType::F64 => "f64",
+        ValType::V128 => "v128",
+        ValType::FuncRef => "funcref",
+        ValType::ExternRef => "externref",
+    }
 }

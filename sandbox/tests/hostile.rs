@@ -104,6 +104,19 @@ fn a_huge_initial_memory_is_stopped_before_the_first_instruction() {
 }
 
 #[test]
+fn a_huge_table_is_stopped_before_the_first_instruction() {
+    let outcome = run_ok(&hostile("huge_table"), "", &Limits::default());
+    assert_eq!(
+        outcome.observation(),
+        Err(
+            "the tool crashed: it asked for a table of 10000000 elements, over the sandbox's \
+             limit of 100000"
+                .to_string()
+        )
+    );
+}
+
+#[test]
 fn an_output_flood_is_cut_at_the_output_cap_and_stopped() {
     let limits = Limits {
         output_bytes: 1000,
