@@ -4,7 +4,7 @@
 //! the action input arrives on stdin, what it prints on stdout is the observation, and stderr
 //! with a non-zero exit status is an error observation. This crate runs such modules in
 //! [wasmi](https://docs.rs/wasmi), a WebAssembly interpreter written in Rust, with a fuel
-//! budget, a memory cap and an output cap per call, and with only a dozen WASI calls available.
+//! budget, a memory cap and an output cap per call, and with only fourteen WASI calls available.
 //!
 //! It is its own wasm module, apart from tao's core: wasmi adds a few hundred KB, so the page
 //! fetches it only when the first wasm tool is registered, and runs it in a Worker so a long
