@@ -35,7 +35,8 @@ impl Default for Limits {
     /// start-up, UTF-8 checks and formatting included), so 200 million leaves 100x headroom
     /// for both. An infinite loop then ends in under a second natively (the test
     /// `the_default_fuel_budget_ends_an_infinite_loop_in_seconds` prints the figure) and in
-    /// 3-7 s in Chromium, in the sandbox's Worker, on a busy 2-core machine (`tests/browser/sandbox.mjs`).
+    /// 3-7 s in Chromium, in the sandbox's Worker, on a busy 2-core machine
+    /// (`tests/browser/sandbox.mjs` prints that one).
     fn default() -> Self {
         Limits {
             fuel: 200_000_000,
