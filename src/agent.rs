@@ -10,10 +10,10 @@ use crate::error::{Error, ErrorKind};
 use crate::format::parse::{parse, ParseEvent, Parsed, StreamParser, Verdict};
 use crate::format::{Format, Lang};
 pub use crate::host::Abort;
-use crate::host::Host;
+use crate::host::{with_timeout, Host};
 use crate::llm::{Delta, Message, Model, Request, ToolCall};
 use crate::to_json::{JsonWriter, ToJson};
-use crate::tools::{Registry, ToolError, ToolSpec};
+use crate::tools::{schema, Registry, ToolError, ToolOutput, ToolSpec};
 use crate::trajectory::{Action, Repair, Retry, Step, StopReason, Switch, Trajectory};
 use serde_json::Value;
 use std::rc::Rc;
@@ -30,6 +30,9 @@ pub struct Config {
     /// How many times an unreadable reply is asked again before it becomes a repair
     /// observation (the paper's code retries; 0 repairs at once).
     pub retries: u32,
+    /// How long a tool call may take, unless its spec says otherwise; a call that runs longer
+    /// is abandoned with an error observation (the run goes on).
+    pub tool_timeout_ms: u32,
 }
 
 impl Default for Config {
@@ -39,6 +42,7 @@ impl Default for Config {
             lang: Lang::En,
             max_steps: 8,
             retries: 1,
+            tool_timeout_ms: 30_000,
         }
     }
 }
@@ -60,8 +64,18 @@ pub enum Event<'a> {
         tool: &'a str,
         input: &'a Value,
     },
-    /// What the tool returned.
-    Observation { index: u32, text: &'a str },
+    /// A tool that needs approval was approved or denied by the user.
+    Approval {
+        index: u32,
+        tool: &'a str,
+        approved: bool,
+    },
+    /// What the tool returned, and the fuel it burned when it is a sandboxed wasm tool.
+    Observation {
+        index: u32,
+        text: &'a str,
+        fuel: Option<u64>,
+    },
     /// The reply could not be used; `message` is what the model is told.
     Repair {
         index: u32,
@@ -104,9 +118,22 @@ impl ToJson for Event<'_> {
                 ("tool", tool),
                 ("input", input),
             ]),
-            Event::Observation { index, text } => {
-                out.object(&[("type", &"observation"), ("index", index), ("text", text)])
-            }
+            Event::Approval {
+                index,
+                tool,
+                approved,
+            } => out.object(&[
+                ("type", &"approval"),
+                ("index", index),
+                ("tool", tool),
+                ("approved", approved),
+            ]),
+            Event::Observation { index, text, fuel } => out.object(&[
+                ("type", &"observation"),
+                ("index", index),
+                ("text", text),
+                ("fuel", fuel),
+            ]),
             Event::Repair {
                 index,
                 why,
@@ -542,31 +569,53 @@ impl Agent {
             );
             return self.repair(trajectory, step, "unknown_tool", message, on_event);
         };
-        let started = self.host.now_ms();
-        let result = found.call(&input).await;
-        step.timing.tool_ms = micros(self.host.now_ms() - started);
-        match result {
-            Ok(observation) => {
-                on_event(&Event::Observation {
-                    index,
-                    text: &observation,
-                });
-                step.observation = Some(observation);
-            }
-            Err(ToolError::BadInput(problem)) => {
+        let spec = found.spec();
+        let input = match schema::check(&spec.parameters, &input) {
+            Ok(input) => input,
+            Err(problem) => {
                 let message = format!(
                     "Invalid input for {tool}: {problem}. Its input schema is {}.",
-                    crate::to_json::to_string(&found.spec().parameters)
+                    crate::to_json::to_string(&spec.parameters)
+                );
+                return self.repair(trajectory, step, "bad_input", message, on_event);
+            }
+        };
+        if spec.needs_approval {
+            let approved = self.host.approve(&spec.name, &input).await;
+            on_event(&Event::Approval {
+                index,
+                tool: &spec.name,
+                approved,
+            });
+            step.approved = Some(approved);
+            if !approved {
+                let text = format!(
+                    "The user denied this call to {tool}. Do not repeat it; continue another way, or give your final answer."
+                );
+                return observe(step, ToolOutput::from(text), on_event);
+            }
+        }
+        let started = self.host.now_ms();
+        let limit = spec.timeout_ms.unwrap_or(self.config.tool_timeout_ms);
+        let result = with_timeout(&*self.host, limit, found.call(&input)).await;
+        step.timing.tool_ms = micros(self.host.now_ms() - started);
+        match result {
+            Some(Ok(output)) => observe(step, output, on_event),
+            Some(Err(ToolError::BadInput(problem))) => {
+                let message = format!(
+                    "Invalid input for {tool}: {problem}. Its input schema is {}.",
+                    crate::to_json::to_string(&spec.parameters)
                 );
                 self.repair(trajectory, step, "bad_input", message, on_event);
             }
-            Err(ToolError::Failed(problem)) => {
-                let observation = format!("Error: {tool} failed: {problem}");
-                on_event(&Event::Observation {
-                    index,
-                    text: &observation,
-                });
-                step.observation = Some(observation);
+            Some(Err(ToolError::Failed(problem))) => {
+                let text = format!("Error: {tool} failed: {problem}");
+                observe(step, ToolOutput::from(text), on_event);
+            }
+            None => {
+                let text =
+                    format!("Error: {tool} did not answer within {limit} ms and was abandoned.");
+                observe(step, ToolOutput::from(text), on_event);
             }
         }
     }
@@ -591,6 +640,17 @@ impl Agent {
             message,
         });
     }
+}
+
+/// Records what a tool returned as the step's observation.
+fn observe(step: &mut Step, output: ToolOutput, on_event: Observer<'_>) {
+    on_event(&Event::Observation {
+        index: step.index,
+        text: &output.text,
+        fuel: output.fuel,
+    });
+    step.fuel = output.fuel;
+    step.observation = Some(output.text);
 }
 
 /// Ends the run and says so.

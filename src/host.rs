@@ -6,10 +6,12 @@
 //! [`Host`] built on `performance.now()` and `setTimeout`. Natively, [`NativeHost`] uses the
 //! standard library, and [`block_on`] polls a future on the current thread.
 
+use serde_json::Value;
 use std::cell::Cell;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
+use std::task::Poll;
 
 /// A boxed future that need not be `Send`: in a browser everything runs on one thread, and JS
 /// values (promises, callbacks) cannot cross threads anyway.
@@ -19,8 +21,34 @@ pub type LocalBoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
 pub trait Host {
     /// Milliseconds since some fixed point (only differences are used).
     fn now_ms(&self) -> f64;
-    /// A future that completes after `ms` milliseconds (used to pace streamed replies).
+    /// A future that completes after `ms` milliseconds (used to pace streamed replies and to
+    /// time tools out).
     fn sleep(&self, ms: u32) -> LocalBoxFuture<'static, ()>;
+    /// Asks the user whether the tool `tool` may run on `input`. Where there is no one to ask,
+    /// the answer is no: a tool marked as needing approval never runs unapproved.
+    fn approve(&self, tool: &str, input: &Value) -> LocalBoxFuture<'static, bool> {
+        let _ = (tool, input);
+        Box::pin(std::future::ready(false))
+    }
+}
+
+/// Runs `future` for at most `ms` milliseconds of the host's timer; `None` when time ran out.
+/// The timer starts only if the future does not finish at once, so tools that answer
+/// immediately (all of them, natively) never touch it.
+pub async fn with_timeout<F: Future>(host: &dyn Host, ms: u32, future: F) -> Option<F::Output> {
+    let mut future = std::pin::pin!(future);
+    let mut timer: Option<LocalBoxFuture<'static, ()>> = None;
+    std::future::poll_fn(|context| {
+        if let Poll::Ready(output) = future.as_mut().poll(context) {
+            return Poll::Ready(Some(output));
+        }
+        let timer = timer.get_or_insert_with(|| host.sleep(ms));
+        match timer.as_mut().poll(context) {
+            Poll::Ready(()) => Poll::Ready(None),
+            Poll::Pending => Poll::Pending,
+        }
+    })
+    .await
 }
 
 /// A flag that stops a run at the next delta or step; cheap to clone and share with a callback.
@@ -63,10 +91,17 @@ impl Host for NativeHost {
         self.start.elapsed().as_secs_f64() * 1000.0
     }
     fn sleep(&self, ms: u32) -> LocalBoxFuture<'static, ()> {
-        if ms > 0 {
-            std::thread::sleep(std::time::Duration::from_millis(u64::from(ms)));
-        }
-        Box::pin(std::future::ready(()))
+        // A deadline checked at each poll ([`block_on`] polls in a loop), napping at most a
+        // millisecond at a time so that a timer raced against other work does not block it.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(u64::from(ms));
+        Box::pin(std::future::poll_fn(move |_| {
+            let now = std::time::Instant::now();
+            if now >= deadline {
+                return Poll::Ready(());
+            }
+            std::thread::sleep((deadline - now).min(std::time::Duration::from_millis(1)));
+            Poll::Pending
+        }))
     }
 }
 

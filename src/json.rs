@@ -47,6 +47,14 @@ impl FromJson for String {
     }
 }
 
+impl FromJson for bool {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        value
+            .as_bool()
+            .ok_or_else(|| invalid_type(value, "a boolean"))
+    }
+}
+
 /// A whole number in range, like serde: `-1` is an invalid value, `1.5` an invalid type.
 fn unsigned(value: &Value, expected: &str, max: u64) -> Result<u64, String> {
     match value {

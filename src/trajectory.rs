@@ -75,6 +75,10 @@ pub struct Step {
     pub saved_chars: u32,
     /// Set when the run changed format in this step (`auto` falling back to text ReAct).
     pub switch: Option<Switch>,
+    /// Whether the user approved the call, for a tool that needs approval.
+    pub approved: Option<bool>,
+    /// The fuel a sandboxed wasm tool burned in this step's call.
+    pub fuel: Option<u64>,
 }
 
 /// A change of format during a run.
@@ -286,6 +290,8 @@ impl FromJson for Step {
         o.read("usage", &mut step.usage)?;
         o.read("saved_chars", &mut step.saved_chars)?;
         o.read("switch", &mut step.switch)?;
+        o.read("approved", &mut step.approved)?;
+        o.read("fuel", &mut step.fuel)?;
         Ok(step)
     }
 }
@@ -429,6 +435,8 @@ impl ToJson for Step {
             ("usage", &self.usage),
             ("saved_chars", &self.saved_chars),
             ("switch", &self.switch),
+            ("approved", &self.approved),
+            ("fuel", &self.fuel),
         ]);
     }
 }

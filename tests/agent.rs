@@ -6,7 +6,7 @@ use tao_agent::format::{Format, Lang};
 use tao_agent::host::{block_on, NativeHost};
 use tao_agent::llm::scripted::{Policy, Scripted};
 use tao_agent::llm::Role;
-use tao_agent::tools::{FnTool, Registry, ToolError};
+use tao_agent::tools::{FnTool, Registry, ToolError, ToolOutput, ToolSpec};
 use tao_agent::{scenarios, Agent, Config, Event, StopReason};
 
 fn replay(replies: &[&str], tools: Registry, config: Config) -> Agent {
@@ -46,6 +46,9 @@ fn event_trace(agent: &Agent, task: &str) -> Vec<String> {
             Event::Thought { index, .. } => format!("thought:{index}"),
             Event::Action { index, tool, .. } => format!("action:{index}:{tool}"),
             Event::Observation { index, .. } => format!("observation:{index}"),
+            Event::Approval {
+                index, approved, ..
+            } => format!("approval:{index}:{approved}"),
             Event::Repair { index, why, .. } => format!("repair:{index}:{why}"),
             Event::Note { index, .. } => format!("note:{index}"),
             Event::Switch { index, to, .. } => format!("switch:{index}:{to}"),
@@ -381,4 +384,203 @@ fn the_scripted_model_plays_native_tool_calling() {
     assert_eq!(prompt[2].tool_calls[0].name, "search");
     assert_eq!(prompt[3].role, Role::Tool);
     assert_eq!(prompt[3].tool_call_id.as_deref(), Some("call_1"));
+}
+
+/// A tool with a real schema (two fields, an enum and a bound), answering with the fuel a
+/// sandboxed tool would report.
+struct Convert(ToolSpec);
+
+impl Convert {
+    fn new() -> Self {
+        Convert(ToolSpec::new(
+            "convert",
+            "Converts a distance.",
+            json!({"type": "object",
+                   "properties": {"value": {"type": "number", "minimum": 0},
+                                  "unit": {"type": "string", "enum": ["km", "mi"]}},
+                   "required": ["value", "unit"]}),
+        ))
+    }
+}
+
+impl tao_agent::tools::Tool for Convert {
+    fn spec(&self) -> &ToolSpec {
+        &self.0
+    }
+    fn call<'a>(
+        &'a self,
+        input: &'a serde_json::Value,
+    ) -> tao_agent::host::LocalBoxFuture<'a, Result<ToolOutput, ToolError>> {
+        let text = format!(
+            "{} {}",
+            input["value"],
+            input["unit"].as_str().unwrap_or("?")
+        );
+        Box::pin(std::future::ready(Ok(ToolOutput {
+            text,
+            fuel: Some(1234),
+        })))
+    }
+}
+
+#[test]
+fn a_schema_violation_is_a_repair_naming_the_field() {
+    let mut tools = Registry::new();
+    tools.register(Rc::new(Convert::new()));
+    let agent = replay(
+        &[
+            "Thought: convert\nAction: convert\nAction Input: {\"value\": 5, \"unit\": \"miles\"}",
+            "Thought: fix it\nAction: convert\nAction Input: {\"value\": \"5\", \"unit\": \"mi\"}",
+            "Thought: done\nFinal Answer: 5 mi",
+        ],
+        tools,
+        Config::default(),
+    );
+    let t = block_on(agent.run("convert", &mut |_| {}));
+    let repair = t.steps[0].repair.as_ref().expect("a repair");
+    assert_eq!(repair.why, "bad_input");
+    assert!(
+        repair.message.starts_with(
+            "Invalid input for convert: the field \"unit\" must be one of \"km\", \"mi\" (got \"miles\"). Its input schema is {"
+        ),
+        "{}",
+        repair.message
+    );
+    assert_eq!(t.stats.n_badcalls, 1);
+    // The second call is coerced ("5" is a number here) and reports its fuel.
+    assert_eq!(t.steps[1].observation.as_deref(), Some("5 mi"));
+    assert_eq!(t.steps[1].fuel, Some(1234));
+    let json = tao_agent::to_json::to_string(&t);
+    assert!(json.contains("\"fuel\":1234"), "{json}");
+}
+
+/// A host that answers approval requests from a list and records them.
+struct Approver {
+    clock: NativeHost,
+    answers: std::cell::RefCell<Vec<bool>>,
+    asked: std::cell::RefCell<Vec<String>>,
+}
+
+impl tao_agent::host::Host for Approver {
+    fn now_ms(&self) -> f64 {
+        self.clock.now_ms()
+    }
+    fn sleep(&self, ms: u32) -> tao_agent::host::LocalBoxFuture<'static, ()> {
+        self.clock.sleep(ms)
+    }
+    fn approve(
+        &self,
+        tool: &str,
+        input: &serde_json::Value,
+    ) -> tao_agent::host::LocalBoxFuture<'static, bool> {
+        self.asked.borrow_mut().push(format!("{tool} {input}"));
+        let answer = self.answers.borrow_mut().remove(0);
+        Box::pin(std::future::ready(answer))
+    }
+}
+
+fn guarded_echo() -> Registry {
+    let mut echo = FnTool::new("echo", "Repeats its input.", "text", |text: &str| {
+        Ok(format!("echo: {text}"))
+    });
+    echo.spec_mut().needs_approval = true;
+    let mut tools = Registry::new();
+    tools.register(Rc::new(echo));
+    tools
+}
+
+#[test]
+fn approval_pauses_for_the_user_and_a_denial_is_an_observation() {
+    let host = Rc::new(Approver {
+        clock: NativeHost::default(),
+        answers: vec![false, true].into(),
+        asked: Vec::new().into(),
+    });
+    let replies = [
+        "Thought: a\nAction: echo\nAction Input: one",
+        "Thought: b\nAction: echo\nAction Input: two",
+        "Thought: done\nFinal Answer: ok",
+    ];
+    let config = Config::default();
+    let model = Scripted::new(
+        "test",
+        Policy::Replay(replies.iter().map(|r| r.to_string()).collect()),
+        config.format,
+        config.lang,
+        host.clone(),
+    );
+    let agent = Agent::new(config, Box::new(model), guarded_echo(), host.clone());
+    let mut events = Vec::new();
+    let t = block_on(agent.run("echo twice", &mut |e| {
+        if let Event::Approval {
+            index, approved, ..
+        } = e
+        {
+            events.push((*index, *approved));
+        }
+    }));
+    assert_eq!(events, [(1, false), (2, true)]);
+    assert_eq!(
+        *host.asked.borrow(),
+        ["echo {\"text\":\"one\"}", "echo {\"text\":\"two\"}"]
+    );
+    assert_eq!(t.steps[0].approved, Some(false));
+    assert!(t.steps[0]
+        .observation
+        .as_deref()
+        .unwrap()
+        .starts_with("The user denied this call to echo."));
+    assert_eq!(t.steps[1].observation.as_deref(), Some("echo: two"));
+    assert_eq!(t.stats.n_badcalls, 0, "a denial is not the model's mistake");
+    // Without anyone to ask (the plain native host), a guarded tool never runs.
+    let agent = replay(&replies[..1], guarded_echo(), Config::default());
+    let t = block_on(agent.run("echo", &mut |_| {}));
+    assert!(t.steps[0]
+        .observation
+        .as_deref()
+        .unwrap()
+        .starts_with("The user denied"));
+}
+
+/// A tool that never answers.
+struct Hang(ToolSpec);
+
+impl tao_agent::tools::Tool for Hang {
+    fn spec(&self) -> &ToolSpec {
+        &self.0
+    }
+    fn call<'a>(
+        &'a self,
+        _: &'a serde_json::Value,
+    ) -> tao_agent::host::LocalBoxFuture<'a, Result<ToolOutput, ToolError>> {
+        Box::pin(std::future::pending())
+    }
+}
+
+#[test]
+fn a_tool_that_runs_too_long_is_abandoned_and_the_run_goes_on() {
+    let mut tools = Registry::new();
+    tools.register(Rc::new(Hang(ToolSpec {
+        timeout_ms: Some(30),
+        ..ToolSpec::new(
+            "hang",
+            "Never answers.",
+            tao_agent::tools::string_schema("input"),
+        )
+    })));
+    let agent = replay(
+        &[
+            "Thought: wait\nAction: hang\nAction Input: x",
+            "Thought: give up\nFinal Answer: no",
+        ],
+        tools,
+        Config::default(),
+    );
+    let t = block_on(agent.run("hang", &mut |_| {}));
+    assert_eq!(
+        t.steps[0].observation.as_deref(),
+        Some("Error: hang did not answer within 30 ms and was abandoned.")
+    );
+    assert!(t.steps[0].timing.tool_ms >= 30.0);
+    assert_eq!(t.answer.as_deref(), Some("no"));
 }

@@ -156,11 +156,7 @@ fn model(api: Api, transport: &Rc<Recorded>) -> (HttpModel, Rc<FakeClock>) {
 }
 
 fn search_spec() -> ToolSpec {
-    ToolSpec {
-        name: "search".into(),
-        description: "Searches.".into(),
-        parameters: string_schema("query"),
-    }
+    ToolSpec::new("search", "Searches.", string_schema("query"))
 }
 
 /// Runs one completion; returns the streamed text, the notes, and the reply.

@@ -26,7 +26,7 @@ use crate::llm::scripted::{Policy, Scripted};
 use crate::llm::Model;
 use crate::scenarios;
 use crate::to_json::{JsonWriter, ToJson};
-use crate::tools::{Registry, Tool, ToolError, ToolSpec};
+use crate::tools::{Registry, Tool, ToolError, ToolOutput, ToolSpec};
 use crate::trajectory::Trajectory;
 use fetch::WebTransport;
 use js_model::JsModel;
@@ -69,6 +69,8 @@ export interface AgentConfig {
   temperature?: number;
   /** Most tokens per reply. Default: the provider's (Anthropic: 1024). */
   maxTokens?: number;
+  /** Milliseconds a tool call may take before it is abandoned with an error observation (a tool's own `timeoutMs` wins). Default 30000. */
+  toolTimeoutMs?: number;
 }
 /** A model in JS: stream with `onDelta` (it returns false when tao has read enough) and/or return the reply. */
 export type JsModelFunction = (messages: TaoMessage[], options: {
@@ -87,14 +89,22 @@ export interface TaoMessage {
   role: "system" | "user" | "assistant" | "tool"; content: string;
   tool_calls?: { id: string; name: string; arguments: unknown }[]; tool_call_id?: string;
 }
-export interface ToolSpecInit { name: string; description: string; parameters?: object; }
-export interface RunOptions { onEvent?: (event: TaoEvent) => void; signal?: AbortSignal; }
+/** A tool: `parameters` is the JSON Schema of its input (inputs are checked against it before the call; without it, the tool takes one string and its function receives that string). */
+export interface ToolSpecInit { name: string; description: string; parameters?: object; needsApproval?: boolean; timeoutMs?: number; }
+/** What a tool function may return: the observation, or the observation with the fuel a sandboxed tool burned. */
+export type ToolResult = string | { observation: string; fuel?: number } | unknown;
+export interface RunOptions {
+  onEvent?: (event: TaoEvent) => void; signal?: AbortSignal;
+  /** Asked before each call of a tool with `needsApproval`; resolve true to run it. Without it, such calls are denied. */
+  approve?: (request: { tool: string; input: unknown }) => boolean | Promise<boolean>;
+}
 export type TaoEvent =
   | { type: "step"; index: number }
   | { type: "token"; index: number; text: string }
   | { type: "thought"; index: number; text: string }
   | { type: "action"; index: number; tool: string; input: unknown }
-  | { type: "observation"; index: number; text: string }
+  | { type: "approval"; index: number; tool: string; approved: boolean }
+  | { type: "observation"; index: number; text: string; fuel: number | null }
   | { type: "repair"; index: number; why: string; message: string }
   | { type: "note"; index: number; text: string }
   | { type: "switch"; index: number; from: string; to: string; why: string }
@@ -109,6 +119,7 @@ export interface TaoStep {
   timing: { model_ms: number; tool_ms: number; first_token_ms: number | null };
   usage: { prompt_tokens: number; completion_tokens: number } | null;
   saved_chars: number; switch: { from: string; to: string; why: string } | null;
+  approved: boolean | null; fuel: number | null;
 }
 export interface Trajectory {
   format: "tao-trajectory"; version: 1; task: string; react_format: string; lang: string; model: string;
@@ -174,7 +185,7 @@ pub fn test_connection(
                     "testConnection needs a provider: openai, ollama or anthropic",
                 ))
             })?;
-        let host: Rc<dyn Host> = Rc::new(WebHost);
+        let host: Rc<dyn Host> = Rc::new(WebHost { approve: None });
         let transport = Rc::new(WebTransport { signal: None });
         let model = HttpModel::new(endpoint, transport, host.clone());
         let report = http::test_connection(&model, host.as_ref())
@@ -196,7 +207,7 @@ pub fn parse_trajectory(text: &str) -> Result<JsValue, JsError> {
 #[wasm_bindgen(js_name = Agent)]
 pub struct JsAgent {
     settings: Settings,
-    js_tools: Rc<RefCell<Vec<(ToolSpec, Function)>>>,
+    js_tools: Rc<RefCell<Vec<JsTool>>>,
 }
 
 #[derive(Clone)]
@@ -226,7 +237,9 @@ impl JsAgent {
     }
 
     /// Adds a tool implemented in JavaScript: `fn(input)` returns the observation (a string,
-    /// or a value shown as JSON), or a Promise of it; a thrown error becomes an observation.
+    /// `{observation, fuel}`, or a value shown as JSON), or a Promise of it; a thrown error
+    /// becomes an observation. `input` is checked against `parameters` first; a tool declared
+    /// without `parameters` receives its one string.
     #[wasm_bindgen(js_name = registerTool)]
     pub fn register_tool(
         &self,
@@ -237,22 +250,25 @@ impl JsAgent {
             .ok()
             .and_then(|s| s.as_string())
             .unwrap_or_default();
-        let spec = serde_json::from_str::<Value>(&json)
-            .map_err(|e| e.to_string())
-            .and_then(|spec| ToolSpec::from_value(&spec))
-            .map_err(|e| {
-                JsError::new(&format!(
-                    "registerTool needs {{name, description, parameters?}}: {e}"
-                ))
-            })?;
+        let value = serde_json::from_str::<Value>(&json).unwrap_or_default();
+        let text = value.get("parameters").is_none();
+        let spec = ToolSpec::from_value(&value).map_err(|e| {
+            JsError::new(&format!(
+                "registerTool needs {{name, description, parameters?}}: {e}"
+            ))
+        })?;
         if spec.name.trim().is_empty() || spec.name.contains(char::is_whitespace) {
             return Err(JsError::new(
                 "registerTool: the tool name must be one word, e.g. \"search_docs\"",
             ));
         }
         let mut tools = self.js_tools.borrow_mut();
-        tools.retain(|(s, _)| !s.name.eq_ignore_ascii_case(&spec.name));
-        tools.push((spec, function));
+        tools.retain(|t| !t.spec.name.eq_ignore_ascii_case(&spec.name));
+        tools.push(JsTool {
+            spec,
+            function,
+            text,
+        });
         Ok(())
     }
 
@@ -268,10 +284,11 @@ impl JsAgent {
         let signal = get(&options, "signal")
             .dyn_into::<web_sys::AbortSignal>()
             .ok();
+        let approve = get(&options, "approve").dyn_into::<Function>().ok();
         // The loop is assembled before the future starts, so the future holds only what the
         // run needs (size: every value an async block holds is part of its state machine).
         let js_tools = self.js_tools.borrow().clone();
-        let agent = match build(self.settings.clone(), js_tools, signal.clone()) {
+        let agent = match build(self.settings.clone(), js_tools, signal.clone(), approve) {
             Ok(agent) => agent,
             Err(e) => return Promise::reject(&JsError::new(&e.message).into()),
         };
@@ -348,6 +365,9 @@ fn read_settings(config: &JsValue) -> Result<Settings, Error> {
             return Err(Error::config("maxSteps must be at least 1"));
         }
         config_out.max_steps = n;
+    }
+    if let Some(n) = number("toolTimeoutMs")? {
+        config_out.tool_timeout_ms = n.max(1);
     }
     if let Some(n) = number("retries")? {
         config_out.retries = n.min(5);
@@ -476,10 +496,11 @@ fn string_array(config: &JsValue, key: &str, problem: &str) -> Result<Option<Vec
 /// Assembles the loop for one run: built-in and JS tools, and the JS or scripted model.
 fn build(
     settings: Settings,
-    js_tools: Vec<(ToolSpec, Function)>,
+    js_tools: Vec<JsTool>,
     signal: Option<web_sys::AbortSignal>,
+    approve: Option<Function>,
 ) -> Result<Agent, Error> {
-    let host: Rc<dyn Host> = Rc::new(WebHost);
+    let host: Rc<dyn Host> = Rc::new(WebHost { approve });
     let lang = settings.config.lang;
     let builtin = settings
         .tools
@@ -487,8 +508,8 @@ fn build(
         .or_else(|| settings.scenario.as_ref().map(|s| s.tools.clone()))
         .unwrap_or_default();
     let mut tools: Registry = crate::tools::builtin(&builtin, lang.name())?;
-    for (spec, function) in js_tools {
-        tools.register(Rc::new(JsTool { spec, function }));
+    for tool in js_tools {
+        tools.register(Rc::new(tool));
     }
     let (format, delay_ms) = (settings.config.format, settings.delay_ms);
     let scripted = |name: &str, policy: Policy| -> Box<dyn Model> {
@@ -516,8 +537,10 @@ fn build(
     Ok(Agent::new(settings.config, model, tools, host))
 }
 
-/// The browser's clock and timer.
-struct WebHost;
+/// The browser's clock and timer, and the page's way of asking the user.
+struct WebHost {
+    approve: Option<Function>,
+}
 
 impl Host for WebHost {
     fn now_ms(&self) -> f64 {
@@ -543,12 +566,39 @@ impl Host for WebHost {
             let _ = JsFuture::from(promise).await;
         })
     }
+
+    fn approve(&self, tool: &str, input: &Value) -> LocalBoxFuture<'static, bool> {
+        let Some(approve) = self.approve.clone() else {
+            return Box::pin(std::future::ready(false));
+        };
+        let request = to_js(&crate::to_json::Object(&[
+            ("tool", &tool),
+            ("input", input),
+        ]));
+        Box::pin(async move {
+            // Anything but a clear yes (a throw, a rejection, a non-true value) is a no.
+            let Some(answer) = request
+                .ok()
+                .and_then(|r| approve.call1(&JsValue::NULL, &r).ok())
+            else {
+                return false;
+            };
+            let answer = match answer.dyn_into::<Promise>() {
+                Ok(promise) => JsFuture::from(promise).await.unwrap_or(JsValue::FALSE),
+                Err(value) => value,
+            };
+            answer.as_bool() == Some(true)
+        })
+    }
 }
 
 /// A tool implemented by a JS function.
+#[derive(Clone)]
 struct JsTool {
     spec: ToolSpec,
     function: Function,
+    /// Declared without `parameters`: the function receives the one string, not `{input}`.
+    text: bool,
 }
 
 impl Tool for JsTool {
@@ -556,10 +606,14 @@ impl Tool for JsTool {
         &self.spec
     }
 
-    fn call<'a>(&'a self, input: &'a Value) -> LocalBoxFuture<'a, Result<String, ToolError>> {
+    fn call<'a>(&'a self, input: &'a Value) -> LocalBoxFuture<'a, Result<ToolOutput, ToolError>> {
         Box::pin(async move {
-            let argument = to_js(input)
-                .map_err(|_| ToolError::Failed("could not pass the input to the tool".into()))?;
+            let argument = match self.text {
+                true => JsValue::from(crate::tools::text_input(input, "input")?),
+                false => to_js(input).map_err(|_| {
+                    ToolError::Failed("could not pass the input to the tool".into())
+                })?,
+            };
             let name = &self.spec.name;
             let returned = self
                 .function
@@ -571,14 +625,21 @@ impl Tool for JsTool {
                     .map_err(|e| ToolError::Failed(format!("{name} failed: {}", describe(&e))))?,
                 Err(value) => value,
             };
-            Ok(match value.as_string() {
+            if let Some(text) = get(&value, "observation").as_string() {
+                let fuel = get(&value, "fuel").as_f64().filter(|f| *f >= 0.0);
+                return Ok(ToolOutput {
+                    text,
+                    fuel: fuel.map(|f| f as u64),
+                });
+            }
+            Ok(ToolOutput::from(match value.as_string() {
                 Some(text) => text,
                 None if value.is_undefined() => String::new(),
                 None => JSON::stringify(&value)
                     .ok()
                     .and_then(|s| s.as_string())
                     .unwrap_or_default(),
-            })
+            }))
         })
     }
 }

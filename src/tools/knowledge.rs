@@ -195,7 +195,7 @@ mod tests {
     use crate::host::block_on;
 
     fn call(tool: &Rc<dyn Tool>, input: &str) -> Result<String, ToolError> {
-        block_on(tool.call(&Value::String(input.into())))
+        block_on(tool.call(&Value::String(input.into()))).map(|output| output.text)
     }
 
     #[test]

@@ -8,6 +8,7 @@
 
 pub mod calculator;
 pub mod knowledge;
+pub mod schema;
 
 use crate::host::LocalBoxFuture;
 use crate::json::{object, FromJson, Object};
@@ -24,6 +25,25 @@ pub struct ToolSpec {
     pub description: String,
     /// JSON Schema of the input.
     pub parameters: Value,
+    /// Whether the user must approve each call before it runs (a denial is the observation).
+    /// Not shown to the model.
+    pub needs_approval: bool,
+    /// How long a call may take before it is abandoned with an error observation; `None`
+    /// uses the agent's default. Not shown to the model.
+    pub timeout_ms: Option<u32>,
+}
+
+impl ToolSpec {
+    /// A spec with a name, a description and an input schema; no approval, default timeout.
+    pub fn new(name: &str, description: &str, parameters: Value) -> Self {
+        ToolSpec {
+            name: name.into(),
+            description: description.into(),
+            parameters,
+            needs_approval: false,
+            timeout_ms: None,
+        }
+    }
 }
 
 /// Read from the JSON a page gives `registerTool` (see `crate::json` for why this is not
@@ -35,6 +55,8 @@ impl FromJson for ToolSpec {
             name: o.required("name")?,
             description: o.required("description")?,
             parameters: o.or("parameters", string_schema("input"))?,
+            needs_approval: o.or("needsApproval", false)?,
+            timeout_ms: o.or("timeoutMs", None)?,
         })
     }
 }
@@ -60,6 +82,21 @@ pub fn string_schema(field: &str) -> Value {
     ])
 }
 
+/// What a call returned: the observation, and what it cost when the tool measures that.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ToolOutput {
+    /// The observation the model reads.
+    pub text: String,
+    /// Fuel (wasm instructions, roughly) a sandboxed tool burned, for the trajectory.
+    pub fuel: Option<u64>,
+}
+
+impl From<String> for ToolOutput {
+    fn from(text: String) -> Self {
+        ToolOutput { text, fuel: None }
+    }
+}
+
 /// Why a tool call produced no result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ToolError {
@@ -73,8 +110,9 @@ pub enum ToolError {
 pub trait Tool {
     /// Name, description and input schema.
     fn spec(&self) -> &ToolSpec;
-    /// Runs the tool on `input` (a JSON string for plain-text inputs) and returns the observation.
-    fn call<'a>(&'a self, input: &'a Value) -> LocalBoxFuture<'a, Result<String, ToolError>>;
+    /// Runs the tool on `input` and returns the observation. The agent has already checked
+    /// `input` against the spec's schema and put it in that shape (see [`schema::check`]).
+    fn call<'a>(&'a self, input: &'a Value) -> LocalBoxFuture<'a, Result<ToolOutput, ToolError>>;
 }
 
 /// The tools an agent may use, in the order they were registered (the prompt lists them so).
@@ -160,14 +198,17 @@ impl<F: Fn(&str) -> Result<String, ToolError>> FnTool<F> {
     /// A tool called `name` whose one string input is called `field`.
     pub fn new(name: &str, description: &str, field: &str, function: F) -> Self {
         FnTool {
-            spec: ToolSpec {
-                name: name.into(),
-                description: description.into(),
-                parameters: string_schema(field),
-            },
+            spec: ToolSpec::new(name, description, string_schema(field)),
             field: field.into(),
             function,
         }
+    }
+}
+
+impl<F> FnTool<F> {
+    /// The spec, to mark the tool as needing approval or give it its own timeout.
+    pub fn spec_mut(&mut self) -> &mut ToolSpec {
+        &mut self.spec
     }
 }
 
@@ -175,9 +216,11 @@ impl<F: Fn(&str) -> Result<String, ToolError>> Tool for FnTool<F> {
     fn spec(&self) -> &ToolSpec {
         &self.spec
     }
-    fn call<'a>(&'a self, input: &'a Value) -> LocalBoxFuture<'a, Result<String, ToolError>> {
+    fn call<'a>(&'a self, input: &'a Value) -> LocalBoxFuture<'a, Result<ToolOutput, ToolError>> {
         Box::pin(std::future::ready(
-            text_input(input, &self.field).and_then(|text| (self.function)(&text)),
+            text_input(input, &self.field)
+                .and_then(|text| (self.function)(&text))
+                .map(ToolOutput::from),
         ))
     }
 }
