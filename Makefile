@@ -23,14 +23,16 @@ test: install test-native test-browser test-e2e
 install:
 	scripts/install.sh test
 
-test-native:
+test-native: build
 	cargo test --all-targets
+	cargo test --manifest-path sandbox/Cargo.toml -j 1
 
 test-browser:
 	scripts/test-browser.sh
 
 test-e2e: build
 	node --test tests/mock/
+	node sandbox/tests/browser/sandbox.mjs
 	node --test --test-concurrency=1 tests/e2e/
 
 ## Benchmarks: per-step overhead (native and wasm), streaming-parse throughput, sizes.

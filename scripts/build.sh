@@ -10,4 +10,7 @@ wasm-bindgen --target web --out-dir pkg target/wasm32-unknown-unknown/release/ta
 # sections are metadata no browser reads. (Measured: -0.5 KB gzip over plain -Oz.)
 node_modules/.bin/wasm-opt -Oz --converge --strip-producers --strip-target-features \
   pkg/tao_agent_bg.wasm -o pkg/tao_agent_bg.wasm
+# The wasm-tool sandbox and the example tools: a separate module, fetched by the page only
+# when the first wasm tool is registered (so the core above does not carry wasmi).
+scripts/build-sandbox.sh
 scripts/size.sh

@@ -14,6 +14,8 @@ use serde_json::Value;
 const FILES: &[&str] = &[
     include_str!("../data/scenarios/apple-ceo.json"),
     include_str!("../data/scenarios/einstein.json"),
+    include_str!("../data/scenarios/units.json"),
+    include_str!("../data/scenarios/code.json"),
     include_str!("../data/scenarios/water.json"),
     include_str!("../data/scenarios/format-repair.json"),
     include_str!("../data/scenarios/max-steps.json"),

@@ -276,7 +276,17 @@ fn every_scenario_ends_as_designed_in_both_languages() {
         ("hallucination", StopReason::Answer),
         ("html-injection", StopReason::Answer),
     ];
-    assert_eq!(scenarios::all().len(), expected.len());
+    // `units` and `code` use tools the page registers (a sandboxed wasm tool, the JS sandbox;
+    // tested end to end in Chromium); without them the offline agent says which is missing.
+    for (name, tool) in [("units", "\"units\""), ("code", "\"run_js\"")] {
+        let scenario = scenarios::get(name).unwrap();
+        let host = Rc::new(NativeHost::default());
+        let missing = scenarios::offline_agent(&scenario, Config::default(), 0, host)
+            .err()
+            .expect("needs a page tool");
+        assert!(missing.message.contains(tool), "{}", missing.message);
+    }
+    assert_eq!(scenarios::all().len(), expected.len() + 2);
     for (name, reason) in expected {
         for lang in [Lang::En, Lang::Zh] {
             for format in [Format::Mrkl, Format::Paper] {

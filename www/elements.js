@@ -6,11 +6,13 @@
 import { TaoTrajectory } from "./trajectory.js";
 import { TaoStats } from "./stats.js";
 import { TaoControls } from "./controls.js";
+import { TaoTools } from "./tools.js";
 
 const ELEMENTS = {
   "tao-trajectory": TaoTrajectory,
   "tao-stats": TaoStats,
   "tao-controls": TaoControls,
+  "tao-tools": TaoTools,
 };
 
 for (const [name, cls] of Object.entries(ELEMENTS)) {

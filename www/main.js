@@ -9,8 +9,10 @@
 
 import "./elements.js";
 import { t, setLang, lang, applyI18n } from "./i18n.js";
+import { codeTool } from "./code-tool.js";
 
 const controls = document.querySelector("tao-controls");
+const toolsPanel = document.querySelector("tao-tools");
 const view = document.querySelector("tao-trajectory");
 const stats = document.querySelector("tao-stats");
 const errorBox = document.querySelector("[data-error]");
@@ -26,6 +28,99 @@ let lastTrajectory = null;
 let running = null;
 /** The agent's own default step budget (the paper's loop runs 8), for scenarios without one. */
 const DEFAULT_MAX_STEPS = 8;
+
+// ----- tools -----------------------------------------------------------------------------------
+
+/** Tools built into the wasm core (`tools` in the Agent's settings). */
+const CORE_TOOLS = ["search", "lookup", "calculator", "search_docs"];
+/** Tools the page adds in JS: the code sandbox and the example wasm tools (built on first use). */
+const PAGE_TOOLS = {
+  run_js: async () => codeTool(),
+  wordcount: () => wasmExample("wordcount"),
+  units: () => wasmExample("units"),
+};
+/** The documents `search_docs` searches on this page. */
+const DOCS_URL = "www/docs.json";
+/** Scenarios that read live Wikipedia when it can be reached (else the built-in pages). */
+const LIVE_WIKI = new Set(["einstein"]);
+/** Tools the user added (uploaded .wasm), by name: `{spec, fn, description}`. */
+const added = new Map();
+/** The page's JS tools once made (the sandbox is fetched the first time a wasm tool is). */
+const made = new Map();
+/** Whether the wiki source was chosen by the page (a scenario going live), not by the user. */
+let wikiChosenByPage = true;
+
+async function wasmExample(name) {
+  const { wasmTool, EXAMPLE_TOOLS } = await import("./wasm-tool.js");
+  return wasmTool(EXAMPLE_TOOLS.find((tool) => tool.name === name));
+}
+
+/** `{spec, fn}` of a page tool or an added one, made once. */
+function pageTool(name) {
+  if (added.has(name)) return Promise.resolve(added.get(name));
+  if (!made.has(name)) {
+    const making = PAGE_TOOLS[name]();
+    made.set(name, making);
+    making.catch(() => made.delete(name)); // try again next run
+  }
+  return made.get(name);
+}
+
+/** The tools the panel lists, with the description a reader sees. */
+function offeredTools() {
+  const known = [...CORE_TOOLS, ...Object.keys(PAGE_TOOLS)].map((name) => ({ name, description: t(`tool.${name}`) }));
+  const mine = [...added.values()].map((tool) => ({ name: tool.spec.name, description: tool.spec.description, added: true }));
+  return [...known, ...mine];
+}
+
+/** Registers the enabled JS-side tools on `agent` (the core ones are in its settings). */
+async function registerPageTools(agent, panel) {
+  for (const name of panel.enabled.filter((n) => !CORE_TOOLS.includes(n))) {
+    const tool = await pageTool(name);
+    const spec = { ...tool.spec };
+    if (name === "run_js") spec.needsApproval = panel.approveCode;
+    agent.registerTool(spec, tool.fn);
+  }
+}
+
+/** Whether a MediaWiki API answers (a short probe, so an offline demo does not wait on it). */
+async function wikiReachable(wiki) {
+  const base = wiki === "en" || wiki === "zh" ? `https://${wiki}.wikipedia.org/w/api.php` : wiki;
+  try {
+    const r = await fetch(`${base}?action=query&meta=siteinfo&format=json&origin=*`, { signal: AbortSignal.timeout(4000) });
+    return r.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** What the model is told about the tools: the prompt's text, or the native tool list. */
+let viewQueued = false;
+function refreshModelView() {
+  if (!tao || viewQueued) return;
+  viewQueued = true;
+  setTimeout(async () => {
+    viewQueued = false;
+    const settings = controls.settings();
+    const panel = toolsPanel.settings();
+    toolsPanel.querySelector("[data-tools-summary]").textContent =
+      `(${t("tools.enabled")}: ${panel.enabled.join(", ") || t("tools.none")})`;
+    let agent;
+    try {
+      agent = new tao.Agent(agentConfig(settings, panel));
+      await registerPageTools(agent, panel);
+      const prompt = agent.prompt(settings.task || "…");
+      const text = prompt.tools.length
+        ? JSON.stringify(prompt.tools, null, 2)
+        : prompt.messages.map((m) => `[${m.role}]\n${m.content}`).join("\n\n");
+      toolsPanel.showModelView(text);
+    } catch (e) {
+      toolsPanel.showModelView(messageOf(e));
+    } finally {
+      agent?.free?.();
+    }
+  }, 50);
+}
 
 // ----- small helpers ---------------------------------------------------------------------------
 
@@ -59,6 +154,8 @@ function readQuery() {
     provider: q.get("provider") ?? undefined,
     baseUrl: q.get("base") ?? undefined,
     model: q.get("model") ?? undefined,
+    wiki: q.get("wiki") ?? undefined,
+    tools: q.has("tools") ? q.get("tools").split(",").filter(Boolean) : undefined,
     autorun: q.get("autorun") === "1",
   };
 }
@@ -105,15 +202,18 @@ function useProvider(provider) {
   controls.apply({ apiKey: saved ?? "", remember: saved !== null });
 }
 
-/** The `new Agent(…)` settings for the form's settings: the scripted model, or a provider. */
-function agentConfig(settings) {
+/** The `new Agent(…)` settings for the form's and the tools panel's settings. */
+function agentConfig(settings, panel = toolsPanel.settings()) {
   const config = {
     format: settings.format,
     lang: settings.lang,
     maxSteps: settings.maxSteps,
-    scenario: settings.scenario, // its tools, and (offline) its scripted model
+    scenario: settings.scenario, // (offline) its scripted model
     delayMs: settings.delayMs,
+    tools: panel.enabled,
   };
+  if (panel.wiki && panel.wiki !== "offline") config.wiki = panel.wiki;
+  if (panel.enabled.includes("search_docs")) config.docs = new URL(DOCS_URL, location.href).href;
   if (settings.provider !== "scripted") {
     Object.assign(config, {
       provider: settings.provider,
@@ -177,7 +277,13 @@ async function start() {
 
   document.querySelector("[data-version]").textContent = `v${tao.version()}`;
   loadScenarios(query.scenario);
+  toolsPanel.setTools(offeredTools());
   useScenario(controls.settings().scenario);
+  if (query.tools) toolsPanel.enable(query.tools);
+  if (query.wiki) {
+    toolsPanel.setWiki(query.wiki);
+    wikiChosenByPage = false;
+  }
   // Explicit query values win over the scenario's defaults.
   controls.apply({ format: query.format, task: query.task, maxSteps: query.maxSteps, delayMs: query.delayMs });
   controls.apply({ provider: query.provider });
@@ -186,6 +292,7 @@ async function start() {
   controls.setReady(true);
   showStatus(t("status.ready"));
   document.body.dataset.ready = "true";
+  refreshModelView();
   if (query.autorun) run(controls.settings());
 }
 
@@ -201,6 +308,21 @@ function useScenario(name) {
   if (!s) return;
   controls.apply({ task: s.task, format: s.format, maxSteps: s.maxSteps ?? DEFAULT_MAX_STEPS });
   controls.describe(s.description);
+  toolsPanel.enable(s.tools);
+  if (wikiChosenByPage) {
+    toolsPanel.setWiki("offline");
+    // A scenario written for Wikipedia reads the live site when it answers.
+    if (LIVE_WIKI.has(name) && navigator.onLine) {
+      const wiki = lang();
+      wikiReachable(wiki).then((ok) => {
+        if (ok && wikiChosenByPage && controls.settings().scenario === name) {
+          toolsPanel.setWiki(wiki);
+          refreshModelView();
+        }
+      });
+    }
+  }
+  refreshModelView();
 }
 
 // ----- the run ---------------------------------------------------------------------------------
@@ -210,10 +332,13 @@ async function run(settings) {
   showError("");
   showStatus("");
   let agent;
+  const panel = toolsPanel.settings();
   try {
-    agent = new tao.Agent(agentConfig(settings));
+    agent = new tao.Agent(agentConfig(settings, panel));
+    await registerPageTools(agent, panel);
   } catch (e) {
     showError(`${t("error.run")} ${messageOf(e)}`);
+    agent?.free?.();
     return;
   }
 
@@ -252,7 +377,9 @@ async function run(settings) {
   };
 
   try {
-    const traj = await agent.run(settings.task, { onEvent, signal: running.signal });
+    const signal = running.signal;
+    const approve = (request) => view.askApproval(request, signal);
+    const traj = await agent.run(settings.task, { onEvent, signal, approve });
     lastTrajectory = traj;
     view.render(traj);
     stats.show(traj.stats, traj.stop);
@@ -279,6 +406,35 @@ document.addEventListener("tao:run", (e) => run(e.detail));
 document.addEventListener("tao:stop", () => running?.abort());
 
 document.addEventListener("tao:scenario", (e) => useScenario(e.detail.name));
+
+document.addEventListener("tao:tools", (e) => {
+  if (e.detail.wikiChosen) wikiChosenByPage = false;
+  refreshModelView();
+});
+
+document.addEventListener("tao:add-wasm", async (e) => {
+  const { file, name, description, parameters } = e.detail;
+  toolsPanel.setUploadStatus(t("tools.upload.checking"));
+  try {
+    const { wasmTool } = await import("./wasm-tool.js");
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    added.set(name, await wasmTool({ name, description, parameters, bytes }));
+    toolsPanel.setTools(offeredTools());
+    toolsPanel.setUploadStatus(t("tools.upload.added"), true);
+  } catch (err) {
+    toolsPanel.setUploadStatus(`${t("tools.upload.refused")} ${messageOf(err)}`, false);
+  }
+});
+
+document.addEventListener("tao:remove", (e) => {
+  added.delete(e.detail.name);
+  toolsPanel.setTools(offeredTools());
+  refreshModelView();
+});
+
+for (const name of ["format", "lang", "task"]) {
+  document.querySelector(`[name="${name}"]`).addEventListener("change", refreshModelView);
+}
 
 document.addEventListener("tao:provider", (e) => {
   useProvider(e.detail.provider);
@@ -312,6 +468,8 @@ document.addEventListener("tao:lang", (e) => {
   stats.refresh();
   if (!tao) return;
   loadScenarios(controls.settings().scenario);
+  toolsPanel.setTools(offeredTools());
+  refreshModelView();
   const now = scenarioList.find((s) => s.name === controls.settings().scenario);
   if (now) {
     controls.describe(now.description);
@@ -367,6 +525,9 @@ document.addEventListener("tao:share", async (e) => {
     task: s.task,
     maxSteps: String(s.maxSteps),
   });
+  const panel = toolsPanel.settings();
+  q.set("tools", panel.enabled.filter((name) => !added.has(name)).join(","));
+  if (panel.wiki && panel.wiki !== "offline" && !wikiChosenByPage) q.set("wiki", panel.wiki);
   // "This question, against this model": the provider, base URL and model name, not the key.
   if (s.provider !== "scripted") {
     q.set("provider", s.provider);

@@ -56,6 +56,10 @@ export class TaoTrajectory extends HTMLElement {
    * after a note starts a new reply in the same step: the agent is asking the model again.
    */
   #replyDone = new Set();
+  /** Approval requests waiting for the reader, by step index. */
+  #pending = new Map();
+  /** The step being run: where an approval request goes. */
+  #lastStep = 1;
 
   connectedCallback() {
     if (!this.hasChildNodes()) this.showEmpty();
@@ -83,6 +87,7 @@ export class TaoTrajectory extends HTMLElement {
     if (!ev || typeof ev !== "object") return;
     switch (ev.type) {
       case "step":
+        this.#lastStep = ev.index;
         this.#step(ev.index);
         break;
       case "token":
@@ -97,7 +102,12 @@ export class TaoTrajectory extends HTMLElement {
         break;
       case "observation":
         this.#endRaw(ev.index);
-        this.#insert(ev.index, observationCard(ev.text));
+        this.#insert(ev.index, observationCard(ev.text, ev.fuel));
+        break;
+      case "approval":
+        this.#pending.get(ev.index)?.remove();
+        this.#pending.delete(ev.index);
+        this.#insert(ev.index, approvalCard(ev.tool, ev.approved));
         break;
       case "repair": {
         // The reply that could not be read goes inside its repair card, as in `render()`.
@@ -131,6 +141,35 @@ export class TaoTrajectory extends HTMLElement {
     this.dispatchEvent(new CustomEvent("tao:trajectory-event", { bubbles: true, detail: ev }));
   }
 
+  /**
+   * Asks the reader to approve a tool call (the `approve` option of `agent.run`): a card with
+   * the call and two buttons in the step being run. Resolves true or false; `signal` aborting
+   * (Stop) denies. The `approval` event that follows replaces the card with the decision.
+   */
+  askApproval(request, signal) {
+    const index = this.#lastStep;
+    const box = card("approval", t("card.approval"));
+    box.append(el("p", { class: "card-text" }, t("approval.ask").replace("{tool}", request.tool ?? "")));
+    box.append(el("pre", { class: "input" }, formatInput(request.input)));
+    const buttons = el("p", { class: "approval-buttons" });
+    const yes = el("button", { type: "button", class: "primary", "data-approve": "yes" }, t("approval.approve"));
+    const no = el("button", { type: "button", "data-approve": "no" }, t("approval.deny"));
+    buttons.append(yes, no);
+    box.append(buttons);
+    this.#pending.set(index, box);
+    this.#insert(index, box);
+    return new Promise((resolve) => {
+      const decide = (answer) => {
+        yes.disabled = no.disabled = true;
+        resolve(answer);
+      };
+      yes.addEventListener("click", () => decide(true), { once: true });
+      no.addEventListener("click", () => decide(false), { once: true });
+      signal?.addEventListener("abort", () => decide(false), { once: true });
+      yes.focus({ preventScroll: true });
+    });
+  }
+
   /** Draws a whole trajectory (the result of a run, or an imported file). */
   render(traj) {
     this.#reset();
@@ -152,6 +191,7 @@ export class TaoTrajectory extends HTMLElement {
     this.#raw.clear();
     this.#rawBox.clear();
     this.#replyDone.clear();
+    this.#pending.clear();
     this.removeAttribute("aria-busy");
     this.replaceChildren();
   }
@@ -257,9 +297,21 @@ function actionCard(tool, input) {
   return box;
 }
 
-function observationCard(text) {
+function observationCard(text, fuel) {
   const box = card("observation", t("card.observation"));
   box.append(el("pre", { class: "card-pre" }, text ?? ""));
+  if (typeof fuel === "number") {
+    box.append(el("p", { class: "fuel", "data-fuel": String(fuel) }, `${t("card.fuel")} ${fuel.toLocaleString("en-US")}`));
+  }
+  return box;
+}
+
+/** The user's decision on a call that needed approval. */
+function approvalCard(tool, approved) {
+  const box = card("approval", t("card.approval"));
+  box.setAttribute("data-approved", String(Boolean(approved)));
+  const text = (approved ? t("approval.approved") : t("approval.denied")).replace("{tool}", tool ?? "");
+  box.append(el("p", { class: "card-text" }, text));
   return box;
 }
 
@@ -343,12 +395,13 @@ function stepBlock(step) {
   }
   if (step.thought) body.append(thoughtCard(step.thought));
   if (step.action) body.append(actionCard(step.action.tool, step.action.input));
+  if (typeof step.approved === "boolean") body.append(approvalCard(step.action?.tool, step.approved));
   const hasAnswer = step.answer !== null && step.answer !== undefined;
   if (hasAnswer) body.append(answerCard(step.answer));
   if (step.repair) body.append(repairCard(step.repair.why, step.repair.message));
   const obs = step.observation;
   if (obs !== null && obs !== undefined && !(step.repair && obs === step.repair.message)) {
-    body.append(observationCard(obs));
+    body.append(observationCard(obs, step.fuel));
   }
   for (const note of step.notes ?? []) body.append(noteCard(note));
   if (step.raw) body.append(rawDetails(step.raw));

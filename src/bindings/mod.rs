@@ -272,6 +272,23 @@ impl JsAgent {
         Ok(())
     }
 
+    /// What the model receives at the first step of `task`: the messages, and the tool specs
+    /// sent alongside them in native tool calling (empty in the text formats, where the tools
+    /// are described in the messages). This is exactly how the model sees the tools.
+    #[wasm_bindgen(unchecked_return_type = "{ messages: TaoMessage[]; tools: ToolSpecInit[] }")]
+    pub fn prompt(&self, task: String) -> Result<JsValue, JsError> {
+        let js_tools = self.js_tools.borrow().clone();
+        let agent = build(self.settings.clone(), js_tools, None, None)
+            .map_err(|e| JsError::new(&e.message))?;
+        let trajectory = agent.start(&task);
+        let messages = agent.prompt(&trajectory);
+        let tools: Vec<ToolSpec> = match agent.format_of(&trajectory).is_native() {
+            true => agent.tools.specs().cloned().collect(),
+            false => Vec::new(),
+        };
+        to_js(&crate::to_json::Object(&[("messages", &messages), ("tools", &tools)]))
+    }
+
     /// Runs `task`; resolves with the trajectory (also when aborted or when the model fails:
     /// `stop.reason` says which), and calls `onEvent` for each event as the run streams.
     #[wasm_bindgen(unchecked_return_type = "Promise<Trajectory>")]
@@ -507,6 +524,11 @@ fn build(
         .clone()
         .or_else(|| settings.scenario.as_ref().map(|s| s.tools.clone()))
         .unwrap_or_default();
+    // Names of JS tools registered on the agent are theirs, not built-ins.
+    let builtin: Vec<String> = builtin
+        .into_iter()
+        .filter(|name| !js_tools.iter().any(|t| t.spec.name.eq_ignore_ascii_case(name)))
+        .collect();
     let mut tools: Registry = crate::tools::builtin(&builtin, lang.name())?;
     for tool in js_tools {
         tools.register(Rc::new(tool));

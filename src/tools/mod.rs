@@ -239,7 +239,7 @@ pub fn builtin(names: &[String], lang: &str) -> Result<Registry, crate::error::E
             "calculator" => registry.register(calculator::tool()),
             other => {
                 return Err(crate::error::Error::config(format!(
-                    "unknown built-in tool \"{other}\"; the built-in tools are: search, lookup, calculator"
+                    "unknown built-in tool \"{other}\"; the built-in tools are: search, lookup, calculator, search_docs (tools made in JS, such as the page's wasm tools, are added with registerTool)"
                 )))
             }
         }

@@ -1,0 +1,186 @@
+// End-to-end tests of the tools panel and the tools it enables, in headless Chromium:
+//
+//   make build && node --test tests/e2e/tools.test.mjs
+//
+// Index:
+//   wasm       the units scenario runs the example wasm tool in the sandbox, with fuel per call
+//   upload     a .wasm with a forbidden import is refused naming the import; a good one is
+//              added, listed, and described to the model exactly as typed
+//   approval   run_js waits for the user: Approve runs the code, Deny is an observation
+//   schema     a tool input that breaks its schema is a repair naming the field
+//   wiki       the einstein scenario over a mock MediaWiki API (wiki= in the URL) answers with
+//              the paper's search/lookup observations
+//   panel      the model view shows the tools as the model is told about them; a share link
+//              carries the tool list and the wiki
+
+import { describe, it, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { setUp, openPage, waitStopped, texts, OUT } from "./helpers.mjs";
+import { REPO_ROOT } from "./server.mjs";
+import { startMockLlm } from "../mock/llm.mjs";
+
+let env;
+let mock;
+before(async () => {
+  env = await setUp();
+  mock = await startMockLlm({ port: 0, delayMs: 1 });
+});
+after(async () => {
+  await mock?.close();
+  await env?.close();
+});
+
+/** Opens the page with `query` and presses Run; resolves with the stop reason. */
+async function run(page) {
+  await page.click('button[data-action="run"]');
+}
+
+/** A hostile module from sandbox/tests/hostile/, assembled from its WAT text. */
+function assemble(name) {
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "tao-e2e-")), `${name}.wasm`);
+  execFileSync(path.join(REPO_ROOT, "node_modules/.bin/wasm-as"), [path.join(REPO_ROOT, `sandbox/tests/hostile/${name}.wat`), "-o", out]);
+  return out;
+}
+
+describe("tools", () => {
+  it("wasm: the units scenario runs the sandboxed tool and shows the fuel of each call", async () => {
+    const page = await openPage(env, { query: "?scenario=units&delay=0&lang=en" });
+    await run(page);
+    assert.equal(await waitStopped(page, 60000), "answer");
+    const observations = await texts(page, "observation");
+    assert.match(observations[0], /42\.195 km = 26\.2188 mi/);
+    assert.match(observations[1], /30 C = 86 F/);
+    const fuel = await page.$$eval("tao-trajectory .fuel", (nodes) => nodes.map((n) => Number(n.dataset.fuel)));
+    assert.equal(fuel.length, 2);
+    for (const f of fuel) assert.ok(f > 0 && f < 200_000_000, `fuel ${f}`);
+    // The export carries it too.
+    const fuelInSteps = await page.evaluate(async () => {
+      const s = document.querySelector("tao-trajectory");
+      return s.textContent.includes("fuel");
+    });
+    assert.ok(fuelInSteps);
+    assert.match((await texts(page, "answer"))[0], /26\.22 miles/);
+    assert.deepEqual(page.problems.errors, []);
+    await page.screenshot({ path: path.join(OUT, "tools-units.png"), fullPage: true });
+    await page.context().close();
+  });
+
+  it("upload: a forbidden import is refused by name; a WASI tool is added and described", async () => {
+    const page = await openPage(env, { query: "?scenario=apple-ceo&lang=en" });
+    await page.click("[data-tools-panel] > summary");
+    await page.setInputFiles('[data-upload] input[name="file"]', assemble("forbidden-import"));
+    await page.fill('[data-upload] input[name="name"]', "evil");
+    await page.fill('[data-upload] input[name="description"]', "Reads files.");
+    await page.click('[data-upload] button[type="submit"]');
+    const status = page.locator("[data-upload-status]");
+    await page.waitForFunction(() => document.querySelector("[data-upload-status]")?.dataset.ok === "false", null, { timeout: 30000 });
+    const refused = await status.textContent();
+    assert.match(refused, /path_open|wasi_snapshot_preview1/, refused);
+    assert.equal(await page.locator('[data-tool="evil"]').count(), 0);
+
+    await page.setInputFiles('[data-upload] input[name="file"]', path.join(REPO_ROOT, "pkg/tools/wordcount.wasm"));
+    await page.fill('[data-upload] input[name="name"]', "count_words");
+    await page.fill('[data-upload] input[name="description"]', "Counts <b>words</b> in a text.");
+    await page.click('[data-upload] button[type="submit"]');
+    await page.waitForFunction(() => document.querySelector("[data-upload-status]")?.dataset.ok === "true", null, { timeout: 30000 });
+    const row = page.locator('[data-tool="count_words"]');
+    assert.equal(await row.count(), 1);
+    // The uploader's words are text, never HTML.
+    assert.equal(await row.locator("b").count(), 0);
+    await row.locator('input[type="checkbox"]').check();
+    await page.click(".model-view > summary");
+    await page.waitForFunction(() => document.querySelector("[data-model-view]")?.textContent.includes("count_words"));
+    const told = await page.textContent("[data-model-view]");
+    assert.match(told, /count_words: Counts <b>words<\/b> in a text\./);
+    assert.deepEqual(page.problems.errors, []);
+    await page.context().close();
+  });
+
+  it("approval: run_js waits for the user; Approve runs the code, Deny becomes the observation", async () => {
+    const page = await openPage(env, { query: "?scenario=code&delay=0&lang=en" });
+    await run(page);
+    const approve = page.locator('[data-approve="yes"]');
+    await approve.waitFor({ timeout: 20000 });
+    // The run is paused: no observation yet.
+    assert.deepEqual(await texts(page, "observation"), []);
+    await approve.click();
+    assert.equal(await waitStopped(page, 30000), "answer");
+    assert.match((await texts(page, "observation"))[0], /2, 3, 5, 7, 11, 13, 17, 19, 23, 29\s*=> 2397/);
+    assert.match((await texts(page, "approval")).join(" "), /approved/);
+    assert.match((await texts(page, "answer"))[0], /2397/);
+
+    await run(page);
+    await page.locator('[data-approve="no"]').click({ timeout: 20000 });
+    assert.equal(await waitStopped(page, 30000), "answer");
+    assert.match((await texts(page, "observation"))[0], /The user denied this call to run_js/);
+    assert.match((await texts(page, "answer"))[0], /could not compute/);
+    assert.deepEqual(page.problems.errors, []);
+    await page.context().close();
+  });
+
+  it("schema: an input that breaks the tool's schema is a repair naming the field", async () => {
+    const page = await openPage(env, { query: "?lang=en" });
+    const result = await page.evaluate(async () => {
+      const tao = await import("/pkg/tao_agent.js");
+      await tao.default();
+      const agent = new tao.Agent({
+        replies: [
+          'Thought: convert\nAction: convert\nAction Input: {"value": 3, "unit": "miles"}',
+          'Thought: again\nAction: convert\nAction Input: {"value": "3", "unit": "mi"}',
+          "Thought: done\nFinal Answer: ok",
+        ],
+        tools: [],
+      });
+      const calls = [];
+      agent.registerTool(
+        {
+          name: "convert",
+          description: "Converts a distance.",
+          parameters: { type: "object", properties: { value: { type: "number" }, unit: { type: "string", enum: ["km", "mi"] } }, required: ["value", "unit"] },
+        },
+        (input) => {
+          calls.push(input);
+          return `${input.value} ${input.unit}`;
+        },
+      );
+      const t = await agent.run("convert");
+      return { repair: t.steps[0].repair, obs: t.steps[1].observation, calls };
+    });
+    assert.equal(result.repair.why, "bad_input");
+    assert.match(result.repair.message, /the field "unit" must be one of "km", "mi" \(got "miles"\)/);
+    assert.equal(result.obs, "3 mi");
+    assert.deepEqual(result.calls, [{ value: 3, unit: "mi" }], "the tool ran once, with the coerced input");
+    await page.context().close();
+  });
+
+  it("wiki: the einstein scenario over a mock MediaWiki API follows the paper's WikiEnv", async () => {
+    const wiki = `${mock.url}/w/api.php`;
+    const page = await openPage(env, { query: `?scenario=einstein&delay=0&lang=en&wiki=${encodeURIComponent(wiki)}` });
+    await run(page);
+    assert.equal(await waitStopped(page, 30000), "answer");
+    const observations = await texts(page, "observation");
+    assert.match(observations[0], /^Observation\s*Albert Einstein/);
+    assert.ok(!observations[0].includes("Ulm"), observations[0]);
+    assert.ok(observations.some((o) => /\(Result \d+ \/ \d+\) .*born in Ulm/.test(o)), observations.join("\n"));
+    assert.match((await texts(page, "answer"))[0], /Ulm/);
+    const asked = await (await fetch(`${mock.url}/__log`)).json();
+    assert.ok(asked.some((r) => r.path === "/w/api.php"), "the page asked the mock MediaWiki API");
+    assert.deepEqual(page.problems.errors, []);
+    await page.context().close();
+  });
+
+  it("panel: a share link carries the tools and the wiki source", async () => {
+    const page = await openPage(env, { query: "?scenario=apple-ceo&lang=en&tools=search,calculator&wiki=zh" });
+    await page.evaluate(() => navigator.clipboard?.writeText && 0);
+    await page.click('button[data-action="share"]');
+    await page.waitForFunction(() => location.search.includes("autorun=1"));
+    const q = new URL(page.url()).searchParams;
+    assert.equal(q.get("tools"), "search,calculator");
+    assert.equal(q.get("wiki"), "zh");
+    await page.context().close();
+  });
+});

@@ -1,0 +1,55 @@
+// Sandboxed WebAssembly tools for an Agent: a WASI preview1 command module becomes a tool.
+//
+// The action input arrives on stdin (the tool's one string, or its JSON object as text),
+// stdout is the observation, and stderr or a non-zero exit status make it an error
+// observation. The module runs in the sandbox (www/sandbox.js: wasmi in a Worker, with fuel,
+// memory and output caps), which is fetched the first time a wasm tool is made: a page that
+// never uses one never loads it.
+//
+//   import { wasmTool } from "./www/wasm-tool.js";
+//   const units = await wasmTool({ name: "units", description: "Converts units, e.g. 10 km to mi.",
+//                                  url: "pkg/tools/units.wasm" });
+//   agent.registerTool(units.spec, units.fn);
+
+import { inspectWasmTool, runWasmTool, DEFAULT_TIMEOUT_MS } from "./sandbox.js";
+
+/**
+ * Makes a tool from a WASI module. `bytes` (Uint8Array or ArrayBuffer) or `url` gives the
+ * module; `parameters` is the input's JSON Schema (without it the tool takes one string);
+ * `limits` is `{fuel, memoryBytes, outputBytes}`. Rejects, naming the import, when the module
+ * asks for anything beyond stdin/stdout/stderr, args, environ, clock, random and exit.
+ * Resolves to `{spec, fn, info}` for `agent.registerTool(spec, fn)`.
+ */
+export async function wasmTool({ name, description, parameters, bytes, url, limits = {}, timeoutMs = DEFAULT_TIMEOUT_MS, needsApproval }) {
+  if (!bytes) {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`could not fetch the wasm tool ${url}: HTTP ${response.status}`);
+    bytes = new Uint8Array(await response.arrayBuffer());
+  }
+  bytes = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  const info = await inspectWasmTool(bytes);
+  const spec = { name, description, timeoutMs: timeoutMs + 1000 };
+  if (parameters) spec.parameters = parameters;
+  if (needsApproval) spec.needsApproval = true;
+  const fn = async (input) => {
+    const stdin = typeof input === "string" ? input : JSON.stringify(input);
+    const out = await runWasmTool(bytes, stdin, limits, { timeoutMs });
+    const observation = out.isError ? `Error: ${out.observation}` : out.observation;
+    return { observation, fuel: out.fuelUsed };
+  };
+  return { spec, fn, info };
+}
+
+/** The example tools built from tools-wasm/ (scripts/build-sandbox.sh puts them in pkg/tools/). */
+export const EXAMPLE_TOOLS = [
+  {
+    name: "wordcount",
+    description: "Counts the words, lines and characters of a text.",
+    url: "pkg/tools/wordcount.wasm",
+  },
+  {
+    name: "units",
+    description: "Converts a quantity between units of length, mass, temperature, volume or time, e.g. \"10 km to mi\" or \"72 F to C\".",
+    url: "pkg/tools/units.wasm",
+  },
+];
