@@ -8,6 +8,7 @@
 
 pub mod calculator;
 pub mod knowledge;
+pub mod wikipedia;
 
 use crate::host::LocalBoxFuture;
 use crate::json::{object, FromJson, Object};
