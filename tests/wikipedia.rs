@@ -74,12 +74,12 @@ impl FileWiki {
             );
         }
         for key in ["titles", "srsearch"] {
-            match self.wiki["failures"][param(key).unwrap_or_default()].as_str() {
-                Some("http-500") => return Ok((500, "<!DOCTYPE html><html><head><title>Wikimedia Error</title></head><body><p>Our servers are currently under maintenance or experiencing a technical issue.</p></body></html>".into())),
-                Some("bad-json") => return Ok((200, r#"{"batchcomplete":true,"query":{"pages":[{"pageid":1,"ns":0,"title":"Mock: bad JSON","extract":"The reply stops in the mid"#.into())),
-                Some("api-error") => return error("ratelimited", "You've exceeded your rate limit. Please wait some time and try again."),
-                Some("reset") => return Err(Error::new(ErrorKind::Network, "connection reset")),
-                _ => {}
+            let failure = &self.wiki["failures"][param(key).unwrap_or_default()];
+            if failure["reset"] == true {
+                return Err(Error::new(ErrorKind::Network, "connection reset"));
+            }
+            if let Some(body) = failure["body"].as_str() {
+                return Ok((failure["status"].as_u64().unwrap() as u16, body.into()));
             }
         }
 

@@ -10,8 +10,8 @@
 //   CORS: `Access-Control-Allow-Origin: *` when the query has origin=* (MediaWiki's rule; a
 //   query without it gets no CORS header, so a browser refuses the answer).
 //
-// Titles and search texts listed under `failures` in pages.json fail instead (HTTP 500, a cut
-// JSON reply, an API error object, a reset connection). Plain Node 20, `node:` built-ins only.
+// Titles and search texts listed under `failures` in pages.json fail instead, as written there
+// (HTTP 500, a cut JSON reply, an API error object, a reset connection). Plain Node 20, `node:` built-ins only.
 //
 //   import { handleMediaWiki, startMockMediaWiki } from "./mediawiki.mjs";
 //   if (handleMediaWiki(req, res)) return;             // inside any node:http server
@@ -49,7 +49,8 @@ export function search(text) {
   return scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score).map((s) => s.page);
 }
 
-/** The answer to one query: `{ status, body }` (body is a JSON value), or `{ failure }`. */
+/** The answer to one query: `{ status, body }` (body is a JSON value), or `{ failure }` (an
+ * entry of `failures` in pages.json). */
 export function answer(params) {
   const error = (code, info) => ({ status: 200, body: { error: { code, info, docref: DOCREF }, servedby: "mock" } });
   const action = params.get("action");
@@ -140,28 +141,12 @@ export function handleMediaWiki(req, res) {
     return true;
   }
   const reply = answer(url.searchParams);
-  const json = "application/json; charset=utf-8";
-  switch (reply.failure) {
-    case undefined:
-      send(reply.status, json, JSON.stringify(reply.body));
-      break;
-    case "http-500":
-      send(500, "text/html; charset=utf-8", "<!DOCTYPE html><html><head><title>Wikimedia Error</title></head><body><p>Our servers are currently under maintenance or experiencing a technical issue.</p></body></html>");
-      break;
-    case "bad-json":
-      send(200, json, '{"batchcomplete":true,"query":{"pages":[{"pageid":1,"ns":0,"title":"Mock: bad JSON","extract":"The reply stops in the mid');
-      break;
-    case "api-error":
-      send(200, json, JSON.stringify({
-        error: { code: "ratelimited", info: "You've exceeded your rate limit. Please wait some time and try again.", docref: DOCREF },
-        servedby: "mock",
-      }));
-      break;
-    case "reset":
-      req.socket.destroy();
-      break;
-    default:
-      send(500, "text/plain", `unknown failure ${reply.failure} in pages.json`);
+  if (reply.failure?.reset) {
+    req.socket.destroy();
+  } else if (reply.failure) {
+    send(reply.failure.status, reply.failure.type, reply.failure.body);
+  } else {
+    send(reply.status, "application/json; charset=utf-8", JSON.stringify(reply.body));
   }
   return true;
 }
