@@ -13,7 +13,8 @@
 //!   streaming parser.
 //! - [`llm`]: the model trait; the scripted (offline) model; OpenAI-compatible and Anthropic
 //!   providers over HTTP (request mapping, SSE decoding, retries, diagnostics), pure Rust.
-//! - [`tools`]: the tool registry and the built-in tools (calculator, offline search/lookup).
+//! - [`tools`]: the tool registry and the built-in tools (calculator, offline search/lookup,
+//!   and search/lookup over the live MediaWiki API).
 //! - [`scenarios`]: built-in offline demos from the seed articles.
 //! - [`host`]: the clock and timer the loop needs from its environment.
 //! - [`error`]: program errors (model mistakes are observations, not errors).
@@ -26,8 +27,8 @@
 //! `cargo test` runs everything else natively in milliseconds.
 //!
 //! ## Untrusted input
-//! Model output, tool output, provider responses (bodies, streams, error messages), imported
-//! trajectory files and user settings are untrusted.
+//! Model output, tool output, provider responses (bodies, streams, error messages), wiki
+//! replies (read up to 2 MB), imported trajectory files and user settings are untrusted.
 //! What is protected: no input makes the core panic (the parser and the trajectory reader are
 //! fuzzed with arbitrary bytes split at every position), nesting in calculator expressions and
 //! JSON is bounded, a stream's line length is capped, and the page inserts all such text with

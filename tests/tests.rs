@@ -15,3 +15,7 @@ mod providers;
 mod trajectory_file;
 /// Scripted replies in, rendered trajectory out: the loop end to end, one file per case.
 mod transcripts;
+/// The live Wikipedia tools against a wiki in a file (the one the node mock serves): the
+/// paper's WikiEnv observations, redirects, misses, Chinese, URL encoding, failures, and a
+/// two-hop run in the paper's format.
+mod wikipedia;

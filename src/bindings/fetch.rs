@@ -9,7 +9,7 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::host::LocalBoxFuture;
-use crate::llm::http::{Body, HttpRequest, HttpResponse, Transport};
+use crate::llm::http::{Body, HttpRequest, HttpResponse, Method, Transport};
 use js_sys::{Function, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -31,9 +31,13 @@ impl Transport for WebTransport {
                 let _ = Reflect::set(&headers, &(*name).into(), &value.into());
             }
             let init = Object::new();
-            let _ = Reflect::set(&init, &"method".into(), &"POST".into());
             let _ = Reflect::set(&init, &"headers".into(), &headers);
-            let _ = Reflect::set(&init, &"body".into(), &request.body.into());
+            // A GET has no body, so `fetch` adds no content type and the browser sends it
+            // without a CORS preflight (MediaWiki's `origin=*` answers only simple requests).
+            if request.method == Method::Post {
+                let _ = Reflect::set(&init, &"method".into(), &"POST".into());
+                let _ = Reflect::set(&init, &"body".into(), &request.body.into());
+            }
             let _ = Reflect::set(&init, &"signal".into(), &guard.controller.signal());
             let global = js_sys::global();
             let fetch = Reflect::get(&global, &"fetch".into())

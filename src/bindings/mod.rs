@@ -26,6 +26,7 @@ use crate::llm::scripted::{Policy, Scripted};
 use crate::llm::Model;
 use crate::scenarios;
 use crate::to_json::{JsonWriter, ToJson};
+use crate::tools::wikipedia::{self, Wiki};
 use crate::tools::{Registry, Tool, ToolError, ToolOutput, ToolSpec};
 use crate::trajectory::Trajectory;
 use fetch::WebTransport;
@@ -51,7 +52,7 @@ export interface AgentConfig {
   retries?: number;
   /** A built-in scenario: its tools, and (without a provider or `model` function) its scripted model. */
   scenario?: string;
-  /** Built-in tools to enable: "search", "lookup", "calculator". Default: the scenario's. */
+  /** Tools to enable: the built-ins "search", "lookup", "calculator", "search_docs", and names of tools added with registerTool. Default: the scenario's. */
   tools?: string[];
   /** Replies for the scripted model to replay in order (deterministic replay, no key). */
   replies?: string[];
@@ -69,6 +70,8 @@ export interface AgentConfig {
   temperature?: number;
   /** Most tokens per reply. Default: the provider's (Anthropic: 1024). */
   maxTokens?: number;
+  /** Where `search` and `lookup` read: "en" or "zh" (that Wikipedia), or a MediaWiki api.php URL. Default: the built-in offline pages. The API is called with origin=* (CORS). */
+  wiki?: string;
   /** Milliseconds a tool call may take before it is abandoned with an error observation (a tool's own `timeoutMs` wins). Default 30000. */
   toolTimeoutMs?: number;
 }
@@ -220,6 +223,8 @@ struct Settings {
     replies: Option<Vec<String>>,
     /// A provider over HTTP (its key included: this struct is never serialised or logged).
     endpoint: Option<http::Settings>,
+    /// The MediaWiki that `search` and `lookup` read, instead of the built-in pages.
+    wiki: Option<Wiki>,
 }
 
 #[wasm_bindgen(js_class = Agent)]
@@ -390,6 +395,9 @@ fn read_settings(config: &JsValue) -> Result<Settings, Error> {
         config_out.retries = n.min(5);
     }
     let tools = string_array(config, "tools", "tools must be an array of tool names")?;
+    let wiki = text("wiki")
+        .map(|setting| Wiki::parse(&setting, config_out.lang.name()))
+        .transpose()?;
     let model = get(config, "model");
     let (model, model_name) = if model.is_function() {
         (Some(model.unchecked_into::<Function>()), None)
@@ -416,6 +424,7 @@ fn read_settings(config: &JsValue) -> Result<Settings, Error> {
         scenario,
         tools,
         delay_ms: number("delayMs")?.unwrap_or(0),
+        wiki,
         model,
         replies,
         endpoint,
@@ -530,6 +539,17 @@ fn build(
         .filter(|name| !js_tools.iter().any(|t| t.spec.name.eq_ignore_ascii_case(name)))
         .collect();
     let mut tools: Registry = crate::tools::builtin(&builtin, lang.name())?;
+    // `search` and `lookup` over a live MediaWiki replace the built-in pages' versions.
+    if let Some(wiki) = settings.wiki.clone() {
+        let transport = Rc::new(WebTransport {
+            signal: signal.clone(),
+        });
+        for tool in wikipedia::tools(wiki, transport) {
+            if builtin.iter().any(|n| n.eq_ignore_ascii_case(&tool.spec().name)) {
+                tools.register(tool);
+            }
+        }
+    }
     for tool in js_tools {
         tools.register(Rc::new(tool));
     }

@@ -71,14 +71,26 @@ pub struct Settings {
     pub max_tokens: Option<u32>,
 }
 
+/// How a request is sent: models are POSTed a JSON body; a wiki is read with plain GETs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// A read: everything is in the URL, and the body is not sent.
+    Get,
+    /// The body is sent.
+    Post,
+}
+
 /// An HTTP request, ready to send.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HttpRequest {
+    /// GET or POST.
+    pub method: Method,
     /// The full URL.
     pub url: String,
-    /// Header names (lowercase) and values.
+    /// Header names (lowercase) and values. A GET carries none: a request with only "simple"
+    /// headers needs no CORS preflight, and servers like MediaWiki answer no preflight.
     pub headers: Vec<(&'static str, String)>,
-    /// The JSON body.
+    /// The JSON body of a POST (empty for a GET).
     pub body: String,
 }
 
@@ -186,7 +198,12 @@ impl HttpModel {
                 anthropic::body(request, s, &dropped),
             ),
         };
-        HttpRequest { url, headers, body }
+        HttpRequest {
+            method: Method::Post,
+            url,
+            headers,
+            body,
+        }
     }
 
     /// Sends the request, retrying what is worth retrying, and streams the reply.

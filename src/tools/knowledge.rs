@@ -5,7 +5,8 @@
 //! `Could not find [entity]. Similar: [...]`. `lookup[keyword]` returns the next sentence of the
 //! open page containing the keyword, as `(Result i / n) sentence` (the paper's wording, so a
 //! student sees the same observations as in the paper). The live Wikipedia version of the same
-//! environment is a separate tool; this one never touches the network.
+//! environment is `wikipedia.rs`, which shares this file's `Browser` and sentence splitter;
+//! this one never touches the network.
 
 use super::{FnTool, Tool, ToolError};
 use crate::json::{FromJson, Object};
@@ -37,13 +38,61 @@ impl FromJson for Page {
     }
 }
 
-/// The open page and the current lookup (shared by `search` and `lookup`).
+/// The open page and the current lookup: the paper's WikiEnv state, shared by `search` and
+/// `lookup` (here and in the live Wikipedia tools, so the two environments behave the same).
 #[derive(Default)]
-struct Browser {
+pub(crate) struct Browser {
     sentences: Vec<String>,
     keyword: String,
     results: Vec<usize>,
     next: usize,
+}
+
+impl Browser {
+    /// Opens a page, given as its sentences, and returns what `search` shows of it: the first
+    /// five sentences. A new page forgets the lookup in progress.
+    pub(crate) fn open(&mut self, sentences: Vec<String>) -> String {
+        *self = Browser {
+            sentences,
+            ..Browser::default()
+        };
+        let shown: Vec<&str> = self
+            .sentences
+            .iter()
+            .take(SENTENCES_SHOWN)
+            .map(String::as_str)
+            .collect();
+        shown.join(" ")
+    }
+
+    /// `lookup[keyword]`: the next sentence of the open page containing `keyword` (ignoring
+    /// case), as `(Result i / n) sentence`, then `No more results.`
+    pub(crate) fn lookup(&mut self, keyword: &str) -> Result<String, ToolError> {
+        if self.sentences.is_empty() {
+            return Err(ToolError::BadInput(
+                "there is no open page: search for an entity first".into(),
+            ));
+        }
+        // A new keyword starts a new list of results; the same keyword moves to the next one.
+        let needle = keyword.to_lowercase();
+        if self.keyword != needle {
+            self.results = (0..self.sentences.len())
+                .filter(|i| self.sentences[*i].to_lowercase().contains(&needle))
+                .collect();
+            self.keyword = needle;
+            self.next = 0;
+        }
+        let Some(&sentence) = self.results.get(self.next) else {
+            return Ok("No more results.".into());
+        };
+        self.next += 1;
+        Ok(format!(
+            "(Result {} / {}) {}",
+            self.next,
+            self.results.len(),
+            self.sentences[sentence]
+        ))
+    }
 }
 
 /// The two tools, `search` and `lookup`, sharing one browser state. `lang` picks the page text
@@ -72,42 +121,14 @@ pub fn tools(lang: &str) -> Vec<Rc<dyn Tool>> {
                 return Ok(format!("Could not find [{query}]. Similar: {titles:?}."));
             };
             let text = if chinese { &page.zh } else { &page.en };
-            let mut browser = state.borrow_mut();
-            *browser = Browser { sentences: sentences(text), ..Browser::default() };
-            Ok(browser.sentences.iter().take(SENTENCES_SHOWN).cloned().collect::<Vec<_>>().join(" "))
+            Ok(state.borrow_mut().open(sentences(text)))
         },
     );
     let lookup = FnTool::new(
         "lookup",
         "Returns the next sentence containing a keyword in the page opened by the last search.",
         "keyword",
-        move |keyword: &str| {
-            let mut browser = browser.borrow_mut();
-            if browser.sentences.is_empty() {
-                return Err(ToolError::BadInput(
-                    "there is no open page: search for an entity first".into(),
-                ));
-            }
-            // A new keyword starts a new list of results; the same keyword moves to the next one.
-            if browser.keyword != keyword.to_ascii_lowercase() {
-                let needle = keyword.to_ascii_lowercase();
-                browser.results = (0..browser.sentences.len())
-                    .filter(|i| browser.sentences[*i].to_ascii_lowercase().contains(&needle))
-                    .collect();
-                browser.keyword = needle;
-                browser.next = 0;
-            }
-            let Some(&sentence) = browser.results.get(browser.next) else {
-                return Ok("No more results.".into());
-            };
-            browser.next += 1;
-            Ok(format!(
-                "(Result {} / {}) {}",
-                browser.next,
-                browser.results.len(),
-                browser.sentences[sentence]
-            ))
-        },
+        move |keyword: &str| browser.borrow_mut().lookup(keyword),
     );
     vec![Rc::new(search), Rc::new(lookup)]
 }
@@ -167,7 +188,7 @@ fn normalize(s: &str) -> String {
 }
 
 /// Splits text into sentences at `. ` `! ` `? ` and the Chinese full stops.
-fn sentences(text: &str) -> Vec<String> {
+pub(crate) fn sentences(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut current = String::new();
     let mut chars = text.chars().peekable();
@@ -219,6 +240,10 @@ mod tests {
             "(Result 1 / 1) Einstein was born in Ulm, in the Kingdom of Württemberg in the German Empire."
         );
         assert_eq!(call(lookup, "born").unwrap(), "No more results.");
+        // Case is ignored beyond ASCII too, as Python's `lower()` does in the paper's code.
+        assert!(call(lookup, "WÜRTTEMBERG")
+            .unwrap()
+            .starts_with("(Result 1 / 1) Einstein was born in Ulm"));
         let apple = call(search, "current CEO of Apple").unwrap();
         assert!(
             apple.contains("The current CEO of Apple Inc. is Tim Cook, who"),

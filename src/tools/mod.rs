@@ -9,6 +9,7 @@
 pub mod calculator;
 pub mod knowledge;
 pub mod schema;
+pub mod wikipedia;
 
 use crate::host::LocalBoxFuture;
 use crate::json::{object, FromJson, Object};

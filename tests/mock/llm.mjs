@@ -21,6 +21,7 @@
 import http from "node:http";
 import process from "node:process";
 import { pathToFileURL } from "node:url";
+import { handleMediaWiki } from "./mediawiki.mjs";
 
 // ---------------------------------------------------------------------------------------------
 // The scripts. Each entry is one model turn; step n (1-based) uses entry n-1, and steps past the
@@ -396,6 +397,8 @@ export async function startMockLlm({ port = 0, delayMs = 15 } = {}) {
 
   async function handle(req, res) {
     const path = new URL(req.url, "http://127.0.0.1").pathname;
+    // The mock Wikipedia (`/w/api.php`) lives here too, so a page needs one mock server.
+    if (handleMediaWiki(req, res)) return;
 
     // The test-side endpoints: not logged, always readable from a page.
     if (req.method === "GET" && path === "/__log") return sendJson(res, 200, log, CORS);
