@@ -74,10 +74,10 @@ impl Browser {
             ));
         }
         // A new keyword starts a new list of results; the same keyword moves to the next one.
-        let needle = keyword.to_lowercase();
+        let needle = fold_case(keyword);
         if self.keyword != needle {
             self.results = (0..self.sentences.len())
-                .filter(|i| self.sentences[*i].to_lowercase().contains(&needle))
+                .filter(|i| fold_case(&self.sentences[*i]).contains(&needle))
                 .collect();
             self.keyword = needle;
             self.next = 0;
@@ -185,6 +185,26 @@ fn normalize(s: &str) -> String {
         })
         .collect();
     cleaned.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Lower case for matching, like Python's `.lower()` in the paper's lookup, for the scripts
+/// names are written in: ASCII, Latin-1, Latin Extended-A, Greek and Cyrillic. (`str::to_lowercase`
+/// would cover every script, but its Unicode tables cost 8 KB of gzip in the page's wasm.)
+fn fold_case(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            let code = c as u32;
+            let lower = match code {
+                0x41..=0x5A | 0xC0..=0xDE if code != 0xD7 => code + 32,
+                0x100..=0x137 | 0x14A..=0x177 if code % 2 == 0 => code + 1,
+                0x139..=0x148 | 0x179..=0x17E if code % 2 == 1 => code + 1,
+                0x391..=0x3A9 | 0x410..=0x42F => code + 32,
+                0x400..=0x40F => code + 80,
+                _ => code,
+            };
+            char::from_u32(lower).unwrap_or(c)
+        })
+        .collect()
 }
 
 /// Splits text into sentences at `. ` `! ` `? ` and the Chinese full stops.
