@@ -7,6 +7,7 @@
 //! mistake (counted as a bad call), [`ToolError::Failed`] is the tool's (not counted).
 
 pub mod calculator;
+pub mod docs;
 pub mod knowledge;
 
 use crate::host::LocalBoxFuture;
