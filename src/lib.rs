@@ -13,8 +13,9 @@
 //!   streaming parser.
 //! - [`llm`]: the model trait; the scripted (offline) model; OpenAI-compatible and Anthropic
 //!   providers over HTTP (request mapping, SSE decoding, retries, diagnostics), pure Rust.
-//! - [`tools`]: the tool registry and the built-in tools (calculator, offline search/lookup,
-//!   and search/lookup over the live MediaWiki API).
+//! - [`tools`]: the tool registry, input checking against each tool's JSON Schema, and the
+//!   built-in tools: calculator, offline search/lookup, search/lookup over the live MediaWiki
+//!   API, and `search_docs` over the pages of the site tao is embedded in.
 //! - [`scenarios`]: built-in offline demos from the seed articles.
 //! - [`host`]: the clock and timer the loop needs from its environment.
 //! - [`error`]: program errors (model mistakes are observations, not errors).

@@ -5,6 +5,9 @@
 
 /// The loop's contract: events in order, budgets, abort, retries, errors keep the trajectory.
 mod agent;
+/// `search_docs` over a small documentation site: ranking, passages, CJK, bad document lists,
+/// and no panic on random pages and queries.
+mod docs;
 /// The lenient streaming parser against the shared corpus (real outputs and the anchors'
 /// own parser tests), split at every byte, and fuzzed.
 mod parser;

@@ -26,6 +26,7 @@ use crate::llm::scripted::{Policy, Scripted};
 use crate::llm::Model;
 use crate::scenarios;
 use crate::to_json::{JsonWriter, ToJson};
+use crate::tools::docs;
 use crate::tools::wikipedia::{self, Wiki};
 use crate::tools::{Registry, Tool, ToolError, ToolOutput, ToolSpec};
 use crate::trajectory::Trajectory;
@@ -70,6 +71,8 @@ export interface AgentConfig {
   temperature?: number;
   /** Most tokens per reply. Default: the provider's (Anthropic: 1024). */
   maxTokens?: number;
+  /** What the `search_docs` tool searches: a list of pages, or the URL of a JSON file of them (fetched at the first search). Enable the tool with tools: [..., "search_docs"] */
+  docs?: { title: string; url: string; text: string }[] | string;
   /** Where `search` and `lookup` read: "en" or "zh" (that Wikipedia), or a MediaWiki api.php URL. Default: the built-in offline pages. The API is called with origin=* (CORS). */
   wiki?: string;
   /** Milliseconds a tool call may take before it is abandoned with an error observation (a tool's own `timeoutMs` wins). Default 30000. */
@@ -225,6 +228,15 @@ struct Settings {
     endpoint: Option<http::Settings>,
     /// The MediaWiki that `search` and `lookup` read, instead of the built-in pages.
     wiki: Option<Wiki>,
+    /// What `search_docs` searches.
+    docs: Option<Docs>,
+}
+
+/// The embedder's documents: given in the settings, or the URL of a JSON file of them.
+#[derive(Clone)]
+enum Docs {
+    Given(Vec<docs::Doc>),
+    At(String),
 }
 
 #[wasm_bindgen(js_class = Agent)]
@@ -348,6 +360,24 @@ impl JsAgent {
     }
 }
 
+/// The `docs` setting: a URL, or a list of `{title, url, text}`.
+fn read_docs(value: &JsValue) -> Result<Option<Docs>, Error> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    if let Some(url) = value.as_string() {
+        return Ok(Some(Docs::At(url)));
+    }
+    let json = JSON::stringify(value)
+        .ok()
+        .and_then(|s| s.as_string())
+        .unwrap_or_default();
+    let list = serde_json::from_str::<Value>(&json).unwrap_or_default();
+    docs::read_docs(&list)
+        .map(|list| Some(Docs::Given(list)))
+        .map_err(|e| Error::config(format!("docs must be a list of {{title, url, text}} or a URL: {e}")))
+}
+
 fn read_settings(config: &JsValue) -> Result<Settings, Error> {
     let text = |key: &str| get(config, key).as_string();
     let number = |key: &str| -> Result<Option<u32>, Error> {
@@ -398,6 +428,7 @@ fn read_settings(config: &JsValue) -> Result<Settings, Error> {
     let wiki = text("wiki")
         .map(|setting| Wiki::parse(&setting, config_out.lang.name()))
         .transpose()?;
+    let docs = read_docs(&get(config, "docs"))?;
     let model = get(config, "model");
     let (model, model_name) = if model.is_function() {
         (Some(model.unchecked_into::<Function>()), None)
@@ -425,6 +456,7 @@ fn read_settings(config: &JsValue) -> Result<Settings, Error> {
         tools,
         delay_ms: number("delayMs")?.unwrap_or(0),
         wiki,
+        docs,
         model,
         replies,
         endpoint,
@@ -533,12 +565,26 @@ fn build(
         .clone()
         .or_else(|| settings.scenario.as_ref().map(|s| s.tools.clone()))
         .unwrap_or_default();
-    // Names of JS tools registered on the agent are theirs, not built-ins.
+    // Names of JS tools registered on the agent are theirs, not built-ins; `search_docs` is
+    // made here when there are documents.
+    let with_docs = settings.docs.is_some();
+    let wants_docs = builtin.iter().any(|name| name == "search_docs");
     let builtin: Vec<String> = builtin
         .into_iter()
         .filter(|name| !js_tools.iter().any(|t| t.spec.name.eq_ignore_ascii_case(name)))
+        .filter(|name| !(with_docs && name == "search_docs"))
         .collect();
     let mut tools: Registry = crate::tools::builtin(&builtin, lang.name())?;
+    match settings.docs.clone().filter(|_| wants_docs) {
+        Some(Docs::Given(list)) => tools.register(docs::tool(list)),
+        Some(Docs::At(url)) => tools.register(docs::tool_from_url(
+            &url,
+            Rc::new(WebTransport {
+                signal: signal.clone(),
+            }),
+        )),
+        None => {}
+    }
     // `search` and `lookup` over a live MediaWiki replace the built-in pages' versions.
     if let Some(wiki) = settings.wiki.clone() {
         let transport = Rc::new(WebTransport {

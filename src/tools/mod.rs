@@ -7,6 +7,7 @@
 //! mistake (counted as a bad call), [`ToolError::Failed`] is the tool's (not counted).
 
 pub mod calculator;
+pub mod docs;
 pub mod knowledge;
 pub mod schema;
 pub mod wikipedia;
@@ -238,6 +239,11 @@ pub fn builtin(names: &[String], lang: &str) -> Result<Registry, crate::error::E
             "search" => registry.register(knowledge.get_or_insert_with(|| knowledge::tools(lang))[0].clone()),
             "lookup" => registry.register(knowledge.get_or_insert_with(|| knowledge::tools(lang))[1].clone()),
             "calculator" => registry.register(calculator::tool()),
+            "search_docs" => {
+                return Err(crate::error::Error::config(
+                    "search_docs needs the documents to search: set docs to a list of {title, url, text} or to the URL of a JSON file of them",
+                ))
+            }
             other => {
                 return Err(crate::error::Error::config(format!(
                     "unknown built-in tool \"{other}\"; the built-in tools are: search, lookup, calculator, search_docs (tools made in JS, such as the page's wasm tools, are added with registerTool)"

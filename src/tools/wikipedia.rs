@@ -326,7 +326,7 @@ impl FromJson for Page {
 }
 
 /// Reads a whole reply body from `host`, up to [`MAX_REPLY_BYTES`].
-async fn read_body(mut body: Box<dyn Body>, host: &str) -> Result<Vec<u8>, String> {
+pub(crate) async fn read_body(mut body: Box<dyn Body>, host: &str) -> Result<Vec<u8>, String> {
     let mut bytes = Vec::new();
     while let Some(chunk) = body
         .chunk()

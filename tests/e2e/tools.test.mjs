@@ -184,3 +184,27 @@ describe("tools", () => {
     await page.context().close();
   });
 });
+
+describe("search_docs", () => {
+  it("searches the documents of a JSON file fetched at the first search, with BM25", async () => {
+    const page = await openPage(env, { query: "?lang=en" });
+    const t = await page.evaluate(async () => {
+      const tao = await import("/pkg/tao_agent.js");
+      await tao.default();
+      const agent = new tao.Agent({
+        replies: [
+          "Thought: look it up\nAction: search_docs\nAction Input: where is my API key stored",
+          "Thought: missing file next\nFinal Answer: in memory",
+        ],
+        tools: ["search_docs"],
+        docs: "/www/docs.json",
+      });
+      const missing = new tao.Agent({ replies: ["Thought: x\nAction: search_docs\nAction Input: key"], tools: ["search_docs"], docs: "/www/nope.json", maxSteps: 1 });
+      return { hit: await agent.run("keys?"), miss: await missing.run("keys?") };
+    });
+    assert.match(t.hit.steps[0].observation, /^\[1\] API keys/);
+    assert.match(t.hit.steps[0].observation, /README\.md#keys/);
+    assert.match(t.miss.steps[0].observation, /^Error: search_docs failed: could not load the documents from \/www\/nope\.json: HTTP 404/);
+    await page.context().close();
+  });
+});
