@@ -3,13 +3,17 @@
 # is over budget. The goal is the README's budget and is enforced: 120 KB gzip for the spine;
 # raised to 140 KB when the providers landed (OpenAI-compatible + Anthropic over fetch, SSE,
 # native tool calling, streaming JS models: +22 KB, of which a hand-written JSON writer won
-# back 4 KB). The ceiling is today's size plus a little headroom, so a regression fails the
+# back 4 KB); raised to 165 KB when the tools landed (JSON Schema checking, approval and
+# timeouts, the paper's WikiEnv over the MediaWiki API, BM25 search_docs, two scenarios:
+# +26 KB, of which dropping Unicode lower-casing won back 8 KB). The wasm-tool sandbox (wasmi)
+# is not in this figure: it is a separate module fetched only when a wasm tool is first
+# registered (scripts/build-sandbox.sh prints its size). The ceiling is today's size plus a little headroom, so a regression fails the
 # build long before it reaches the goal; lower it as size work lands (and raise it only with a
 # reason in the commit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-GOAL_GZIP=$((140 * 1024))
-CEILING_GZIP=$((136 * 1024))
+GOAL_GZIP=$((165 * 1024))
+CEILING_GZIP=$((161 * 1024))
 gz() { gzip -9 -c "$1" | wc -c; }
 wasm=pkg/tao_agent_bg.wasm glue=pkg/tao_agent.js
 core=$(( $(gz "$wasm") + $(gz "$glue") ))

@@ -72,7 +72,7 @@ describe("tools", () => {
   it("upload: a forbidden import is refused by name; a WASI tool is added and described", async () => {
     const page = await openPage(env, { query: "?scenario=apple-ceo&lang=en" });
     await page.click("[data-tools-panel] > summary");
-    await page.setInputFiles('[data-upload] input[name="file"]', assemble("forbidden-import"));
+    await page.setInputFiles('[data-upload] input[name="file"]', assemble("forbidden_path_open"));
     await page.fill('[data-upload] input[name="name"]', "evil");
     await page.fill('[data-upload] input[name="description"]', "Reads files.");
     await page.click('[data-upload] button[type="submit"]');
@@ -165,10 +165,11 @@ describe("tools", () => {
     const observations = await texts(page, "observation");
     assert.match(observations[0], /^Observation\s*Albert Einstein/);
     assert.ok(!observations[0].includes("Ulm"), observations[0]);
-    assert.ok(observations.some((o) => /\(Result \d+ \/ \d+\) .*born in Ulm/.test(o)), observations.join("\n"));
+    // The mock's page has two sentences with "born" (the built-in page has one): the first
+    // lookup finds the lead's "Born in the German Empire", the second the birthplace.
+    assert.match(observations[1], /\(Result 1 \/ 2\) Born in the German Empire/);
+    assert.match(observations[2], /\(Result 2 \/ 2\) Albert Einstein was born in Ulm/);
     assert.match((await texts(page, "answer"))[0], /Ulm/);
-    const asked = await (await fetch(`${mock.url}/__log`)).json();
-    assert.ok(asked.some((r) => r.path === "/w/api.php"), "the page asked the mock MediaWiki API");
     assert.deepEqual(page.problems.errors, []);
     await page.context().close();
   });
