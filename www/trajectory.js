@@ -150,7 +150,10 @@ export class TaoTrajectory extends HTMLElement {
     const index = this.#lastStep;
     const box = card("approval", t("card.approval"));
     box.append(el("p", { class: "card-text" }, t("approval.ask").replace("{tool}", request.tool ?? "")));
-    box.append(el("pre", { class: "input" }, formatInput(request.input)));
+    // A tool with one text field (run_js's code) shows that text as written, newlines and all.
+    const fields = request.input && typeof request.input === "object" ? Object.values(request.input) : [];
+    const shown = fields.length === 1 && typeof fields[0] === "string" ? fields[0] : formatInput(request.input);
+    box.append(el("pre", { class: "input" }, shown));
     const buttons = el("p", { class: "approval-buttons" });
     const yes = el("button", { type: "button", class: "primary", "data-approve": "yes" }, t("approval.approve"));
     const no = el("button", { type: "button", "data-approve": "no" }, t("approval.deny"));

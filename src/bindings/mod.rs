@@ -303,7 +303,10 @@ impl JsAgent {
             true => agent.tools.specs().cloned().collect(),
             false => Vec::new(),
         };
-        to_js(&crate::to_json::Object(&[("messages", &messages), ("tools", &tools)]))
+        to_js(&crate::to_json::Object(&[
+            ("messages", &messages),
+            ("tools", &tools),
+        ]))
     }
 
     /// Runs `task`; resolves with the trajectory (also when aborted or when the model fails:
@@ -375,7 +378,11 @@ fn read_docs(value: &JsValue) -> Result<Option<Docs>, Error> {
     let list = serde_json::from_str::<Value>(&json).unwrap_or_default();
     docs::read_docs(&list)
         .map(|list| Some(Docs::Given(list)))
-        .map_err(|e| Error::config(format!("docs must be a list of {{title, url, text}} or a URL: {e}")))
+        .map_err(|e| {
+            Error::config(format!(
+                "docs must be a list of {{title, url, text}} or a URL: {e}"
+            ))
+        })
 }
 
 fn read_settings(config: &JsValue) -> Result<Settings, Error> {
@@ -571,7 +578,11 @@ fn build(
     let wants_docs = builtin.iter().any(|name| name == "search_docs");
     let builtin: Vec<String> = builtin
         .into_iter()
-        .filter(|name| !js_tools.iter().any(|t| t.spec.name.eq_ignore_ascii_case(name)))
+        .filter(|name| {
+            !js_tools
+                .iter()
+                .any(|t| t.spec.name.eq_ignore_ascii_case(name))
+        })
         .filter(|name| !(with_docs && name == "search_docs"))
         .collect();
     let mut tools: Registry = crate::tools::builtin(&builtin, lang.name())?;
@@ -591,7 +602,10 @@ fn build(
             signal: signal.clone(),
         });
         for tool in wikipedia::tools(wiki, transport) {
-            if builtin.iter().any(|n| n.eq_ignore_ascii_case(&tool.spec().name)) {
+            if builtin
+                .iter()
+                .any(|n| n.eq_ignore_ascii_case(&tool.spec().name))
+            {
                 tools.register(tool);
             }
         }

@@ -19,10 +19,10 @@
 
 use super::{string_schema, FnTool, Tool, ToolError, ToolOutput, ToolSpec};
 use crate::host::LocalBoxFuture;
-use crate::llm::http::{HttpRequest, Method, Transport};
-use std::cell::RefCell;
 use crate::json::{invalid_type, FromJson, Object};
+use crate::llm::http::{HttpRequest, Method, Transport};
 use serde_json::Value;
+use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -580,6 +580,71 @@ fn is_cjk(c: char) -> bool {
     )
 }
 
+/// The `search_docs` tool over the JSON file of documents at `url` (the same shapes as
+/// [`read_docs`] reads), fetched through `transport` at the first search and kept. A file that
+/// cannot be fetched or read is an error observation naming the URL, and the next search tries
+/// again.
+pub fn tool_from_url(url: &str, transport: Rc<dyn Transport>) -> Rc<dyn Tool> {
+    Rc::new(DocsAt {
+        spec: ToolSpec::new("search_docs", DESCRIPTION, string_schema("query")),
+        url: url.to_string(),
+        transport,
+        loaded: RefCell::new(None),
+    })
+}
+
+struct DocsAt {
+    spec: ToolSpec,
+    url: String,
+    transport: Rc<dyn Transport>,
+    loaded: RefCell<Option<Rc<dyn Tool>>>,
+}
+
+impl Tool for DocsAt {
+    fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+
+    fn call<'a>(&'a self, input: &'a Value) -> LocalBoxFuture<'a, Result<ToolOutput, ToolError>> {
+        Box::pin(async move {
+            let loaded = self.loaded.borrow().clone();
+            let tool = match loaded {
+                Some(tool) => tool,
+                None => {
+                    let docs = self.fetch().await.map_err(|e| {
+                        ToolError::Failed(format!(
+                            "could not load the documents from {}: {e}",
+                            self.url
+                        ))
+                    })?;
+                    let tool = tool(docs);
+                    *self.loaded.borrow_mut() = Some(tool.clone());
+                    tool
+                }
+            };
+            tool.call(input).await
+        })
+    }
+}
+
+impl DocsAt {
+    async fn fetch(&self) -> Result<Vec<Doc>, String> {
+        let request = HttpRequest {
+            method: Method::Get,
+            url: self.url.clone(),
+            headers: Vec::new(),
+            body: String::new(),
+        };
+        let response = self.transport.send(request).await.map_err(|e| e.message)?;
+        if response.status != 200 {
+            return Err(format!("HTTP {}", response.status));
+        }
+        let bytes = super::wikipedia::read_body(response.body, &self.url).await?;
+        let json: Value = serde_json::from_slice(&bytes).map_err(|e| format!("not JSON ({e})"))?;
+        read_docs(&json)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -643,67 +708,5 @@ mod tests {
             .map(|(&s, &e)| &text[s..e])
             .collect();
         assert_eq!(pieces, ["One.", "v1.2 two!", "三。", "四", "five?", "six"]);
-    }
-}
-
-/// The `search_docs` tool over the JSON file of documents at `url` (the same shapes as
-/// [`read_docs`] reads), fetched through `transport` at the first search and kept. A file that
-/// cannot be fetched or read is an error observation naming the URL, and the next search tries
-/// again.
-pub fn tool_from_url(url: &str, transport: Rc<dyn Transport>) -> Rc<dyn Tool> {
-    Rc::new(DocsAt {
-        spec: ToolSpec::new("search_docs", DESCRIPTION, string_schema("query")),
-        url: url.to_string(),
-        transport,
-        loaded: RefCell::new(None),
-    })
-}
-
-struct DocsAt {
-    spec: ToolSpec,
-    url: String,
-    transport: Rc<dyn Transport>,
-    loaded: RefCell<Option<Rc<dyn Tool>>>,
-}
-
-impl Tool for DocsAt {
-    fn spec(&self) -> &ToolSpec {
-        &self.spec
-    }
-
-    fn call<'a>(&'a self, input: &'a Value) -> LocalBoxFuture<'a, Result<ToolOutput, ToolError>> {
-        Box::pin(async move {
-            let loaded = self.loaded.borrow().clone();
-            let tool = match loaded {
-                Some(tool) => tool,
-                None => {
-                    let docs = self.fetch().await.map_err(|e| {
-                        ToolError::Failed(format!("could not load the documents from {}: {e}", self.url))
-                    })?;
-                    let tool = tool(docs);
-                    *self.loaded.borrow_mut() = Some(tool.clone());
-                    tool
-                }
-            };
-            tool.call(input).await
-        })
-    }
-}
-
-impl DocsAt {
-    async fn fetch(&self) -> Result<Vec<Doc>, String> {
-        let request = HttpRequest {
-            method: Method::Get,
-            url: self.url.clone(),
-            headers: Vec::new(),
-            body: String::new(),
-        };
-        let response = self.transport.send(request).await.map_err(|e| e.message)?;
-        if response.status != 200 {
-            return Err(format!("HTTP {}", response.status));
-        }
-        let bytes = super::wikipedia::read_body(response.body, &self.url).await?;
-        let json: Value = serde_json::from_slice(&bytes).map_err(|e| format!("not JSON ({e})"))?;
-        read_docs(&json)
     }
 }
