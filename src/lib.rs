@@ -37,8 +37,11 @@
 //! provider's auth header; text from the provider is scrubbed of it before it reaches an error
 //! or an observation, and it is never part of a trajectory, an event or a model name. What
 //! is not protected: a model can still be talked into calling a tool with harmful input, so
-//! tools that act on the world should be marked as needing approval; and a JavaScript tool the
-//! embedder registers runs with the page's privileges.
+//! tools that act on the world should be marked as needing approval (a tool's input is checked
+//! against its schema, which limits its shape, not its intent); and a JavaScript tool the
+//! embedder registers runs with the page's privileges. Model-written code does not: `run_js`
+//! runs it in an opaque-origin iframe's Worker with no network, and wasm tools run in wasmi
+//! with fuel, memory and output caps, both off the page's thread (see the README's Safety).
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
