@@ -570,13 +570,17 @@ impl Agent {
             return self.repair(trajectory, step, "unknown_tool", message, on_event);
         };
         let spec = found.spec();
+        // The model's mistake, whether the checker or the tool finds it.
+        let bad_input = |problem: String| {
+            format!(
+                "Invalid input for {tool}: {problem}. Its input schema is {}.",
+                crate::to_json::to_string(&spec.parameters)
+            )
+        };
         let input = match schema::check(&spec.parameters, &input) {
             Ok(input) => input,
             Err(problem) => {
-                let message = format!(
-                    "Invalid input for {tool}: {problem}. Its input schema is {}.",
-                    crate::to_json::to_string(&spec.parameters)
-                );
+                let message = bad_input(problem);
                 return self.repair(trajectory, step, "bad_input", message, on_event);
             }
         };
@@ -602,11 +606,7 @@ impl Agent {
         match result {
             Some(Ok(output)) => observe(step, output, on_event),
             Some(Err(ToolError::BadInput(problem))) => {
-                let message = format!(
-                    "Invalid input for {tool}: {problem}. Its input schema is {}.",
-                    crate::to_json::to_string(&spec.parameters)
-                );
-                self.repair(trajectory, step, "bad_input", message, on_event);
+                self.repair(trajectory, step, "bad_input", bad_input(problem), on_event);
             }
             Some(Err(ToolError::Failed(problem))) => {
                 let text = format!("Error: {tool} failed: {problem}");

@@ -536,8 +536,8 @@ fn singular(word: &mut String) {
 
 /// Lower case for the alphabets with case that docs are most often written in: ASCII,
 /// Latin-1, Latin Extended-A, Greek and Cyrillic. Unicode's full `to_lowercase` would link
-/// ~12 KB of case tables into the wasm for the rest.
-fn fold_case(c: char) -> char {
+/// ~12 KB of case tables into the wasm for the rest. (`lookup` matches keywords with it too.)
+pub(crate) fn fold_case(c: char) -> char {
     let n = c as u32;
     let lower = match n {
         // A-Z; À-Þ but not ×

@@ -124,13 +124,18 @@ pub fn tools(lang: &str) -> Vec<Rc<dyn Tool>> {
             Ok(state.borrow_mut().open(sentences(text)))
         },
     );
-    let lookup = FnTool::new(
+    vec![Rc::new(search), lookup_tool(browser)]
+}
+
+/// `lookup[keyword]` in the page `browser` has open: the same tool over the built-in pages and
+/// over a live wiki.
+pub(crate) fn lookup_tool(browser: Rc<RefCell<Browser>>) -> Rc<dyn Tool> {
+    Rc::new(FnTool::new(
         "lookup",
         "Returns the next sentence containing a keyword in the page opened by the last search.",
         "keyword",
         move |keyword: &str| browser.borrow_mut().lookup(keyword),
-    );
-    vec![Rc::new(search), Rc::new(lookup)]
+    ))
 }
 
 /// The page whose title or alias best matches `query`: an exact match, then the longest alias
@@ -187,24 +192,10 @@ fn normalize(s: &str) -> String {
     cleaned.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Lower case for matching, like Python's `.lower()` in the paper's lookup, for the scripts
-/// names are written in: ASCII, Latin-1, Latin Extended-A, Greek and Cyrillic. (`str::to_lowercase`
-/// would cover every script, but its Unicode tables cost 8 KB of gzip in the page's wasm.)
+/// Lower case for matching, like Python's `.lower()` in the paper's lookup, for the alphabets
+/// names are written in (see [`super::docs::fold_case`] for why not `str::to_lowercase`).
 fn fold_case(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            let code = c as u32;
-            let lower = match code {
-                0x41..=0x5A | 0xC0..=0xDE if code != 0xD7 => code + 32,
-                0x100..=0x137 | 0x14A..=0x177 if code % 2 == 0 => code + 1,
-                0x139..=0x148 | 0x179..=0x17E if code % 2 == 1 => code + 1,
-                0x391..=0x3A9 | 0x410..=0x42F => code + 32,
-                0x400..=0x40F => code + 80,
-                _ => code,
-            };
-            char::from_u32(lower).unwrap_or(c)
-        })
-        .collect()
+    text.chars().map(super::docs::fold_case).collect()
 }
 
 /// Splits text into sentences at `. ` `! ` `? ` and the Chinese full stops.

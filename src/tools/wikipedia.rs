@@ -17,8 +17,8 @@
 //! `error`) the tool fails: the model reads an error observation naming the host, and the run
 //! goes on.
 
-use super::knowledge::{sentences, Browser};
-use super::{string_schema, text_input, FnTool, Tool, ToolError, ToolOutput, ToolSpec};
+use super::knowledge::{lookup_tool, sentences, Browser};
+use super::{string_schema, text_input, Tool, ToolError, ToolOutput, ToolSpec};
 use crate::error::Error;
 use crate::host::LocalBoxFuture;
 use crate::json::{FromJson, Object};
@@ -160,13 +160,7 @@ pub fn tools(wiki: Wiki, transport: Rc<dyn Transport>) -> Vec<Rc<dyn Tool>> {
         transport,
         browser: browser.clone(),
     };
-    let lookup = FnTool::new(
-        "lookup",
-        "Returns the next sentence containing a keyword in the page opened by the last search.",
-        "keyword",
-        move |keyword: &str| browser.borrow_mut().lookup(keyword),
-    );
-    vec![Rc::new(search), Rc::new(lookup)]
+    vec![Rc::new(search), lookup_tool(browser)]
 }
 
 /// `search[entity]`: needs the network, so it is a tool of its own rather than an `FnTool`.
