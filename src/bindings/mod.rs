@@ -95,7 +95,7 @@ export interface TaoMessage {
   role: "system" | "user" | "assistant" | "tool"; content: string;
   tool_calls?: { id: string; name: string; arguments: unknown }[]; tool_call_id?: string;
 }
-/** A tool: `parameters` is the JSON Schema of its input (inputs are checked against it before the call; without it, the tool takes one string and its function receives that string). */
+/** A tool: `parameters` is the JSON Schema of its input (inputs are checked against it before the call; without it, the model is told the tool takes one string, and the function receives the input unchecked, as the model wrote it: a string, or parsed JSON). */
 export interface ToolSpecInit { name: string; description: string; parameters?: object; needsApproval?: boolean; timeoutMs?: number; }
 /** What a tool function may return: the observation, or the observation with the fuel a sandboxed tool burned. */
 export type ToolResult = string | { observation: string; fuel?: number } | unknown;
@@ -256,7 +256,7 @@ impl JsAgent {
     /// Adds a tool implemented in JavaScript: `fn(input)` returns the observation (a string,
     /// `{observation, fuel}`, or a value shown as JSON), or a Promise of it; a thrown error
     /// becomes an observation. `input` is checked against `parameters` first; a tool declared
-    /// without `parameters` receives its one string.
+    /// without `parameters` receives the input unchecked, as the model wrote it.
     #[wasm_bindgen(js_name = registerTool)]
     pub fn register_tool(
         &self,
@@ -268,7 +268,7 @@ impl JsAgent {
             .and_then(|s| s.as_string())
             .unwrap_or_default();
         let value = serde_json::from_str::<Value>(&json).unwrap_or_default();
-        let text = value.get("parameters").is_none();
+        let unchecked = value.get("parameters").is_none();
         let spec = ToolSpec::from_value(&value).map_err(|e| {
             JsError::new(&format!(
                 "registerTool needs {{name, description, parameters?}}: {e}"
@@ -284,7 +284,7 @@ impl JsAgent {
         tools.push(JsTool {
             spec,
             function,
-            text,
+            unchecked,
         });
         Ok(())
     }
@@ -699,8 +699,9 @@ impl Host for WebHost {
 struct JsTool {
     spec: ToolSpec,
     function: Function,
-    /// Declared without `parameters`: the function receives the one string, not `{input}`.
-    text: bool,
+    /// Declared without `parameters`: the embedder gave no schema to hold the input to, so
+    /// the function gets what the model wrote (as before schemas were checked).
+    unchecked: bool,
 }
 
 impl Tool for JsTool {
@@ -708,14 +709,14 @@ impl Tool for JsTool {
         &self.spec
     }
 
+    fn checks_input(&self) -> bool {
+        !self.unchecked
+    }
+
     fn call<'a>(&'a self, input: &'a Value) -> LocalBoxFuture<'a, Result<ToolOutput, ToolError>> {
         Box::pin(async move {
-            let argument = match self.text {
-                true => JsValue::from(crate::tools::text_input(input, "input")?),
-                false => to_js(input).map_err(|_| {
-                    ToolError::Failed("could not pass the input to the tool".into())
-                })?,
-            };
+            let argument = to_js(input)
+                .map_err(|_| ToolError::Failed("could not pass the input to the tool".into()))?;
             let name = &self.spec.name;
             let returned = self
                 .function

@@ -115,6 +115,11 @@ pub trait Tool {
     /// Runs the tool on `input` and returns the observation. The agent has already checked
     /// `input` against the spec's schema and put it in that shape (see [`schema::check`]).
     fn call<'a>(&'a self, input: &'a Value) -> LocalBoxFuture<'a, Result<ToolOutput, ToolError>>;
+    /// Whether the agent checks inputs against the spec's schema before the call (a JS tool
+    /// registered without a schema takes what the model wrote).
+    fn checks_input(&self) -> bool {
+        true
+    }
 }
 
 /// The tools an agent may use, in the order they were registered (the prompt lists them so).
