@@ -278,12 +278,13 @@ async function start() {
   document.querySelector("[data-version]").textContent = `v${tao.version()}`;
   loadScenarios(query.scenario);
   toolsPanel.setTools(offeredTools());
-  useScenario(controls.settings().scenario);
-  if (query.tools) toolsPanel.enable(query.tools);
+  // An explicit wiki= wins before the scenario is applied, so the scenario does not probe one.
   if (query.wiki) {
     toolsPanel.setWiki(query.wiki);
     wikiChosenByPage = false;
   }
+  useScenario(controls.settings().scenario);
+  if (query.tools) toolsPanel.enable(query.tools);
   // Explicit query values win over the scenario's defaults.
   controls.apply({ format: query.format, task: query.task, maxSteps: query.maxSteps, delayMs: query.delayMs });
   controls.apply({ provider: query.provider });

@@ -70,6 +70,10 @@ export async function openPage(env, { query = "", viewport = { width: 1280, heig
     page.problems.dialogs.push(`${d.type()}: ${d.message()}`);
     await d.dismiss().catch(() => {});
   });
+  // No internet here: without a wiki= of their own, pages open with wiki=offline, so a scenario
+  // written for Wikipedia does not probe it (a failed probe is a console error). Tests of the
+  // live wiki give their own wiki= (the mock MediaWiki).
+  if (!/[?&]wiki=/.test(query)) query += `${query.includes("?") ? "&" : "?"}wiki=offline`;
   await page.goto(env.url + query);
   if (waitReady) await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
   return page;
