@@ -397,8 +397,10 @@ describe("timeout", () => {
 
     assert.equal(measured.result.timedOut, true);
     assert.equal(measured.observation, `started\nError: timed out after ${timeoutMs} ms (the code was stopped)`);
-    assert.ok(measured.result.ms >= timeoutMs && measured.result.ms < timeoutMs + 500, `took ${measured.result.ms} ms`);
-    assert.ok(measured.maxGap < 200, `the page froze for ${measured.maxGap} ms`);
+    // Bounds are fractions of the call, not fixed figures: a frozen page would show one gap as
+    // long as the whole call, and a loaded CI machine may delay a tick by a few hundred ms.
+    assert.ok(measured.result.ms >= timeoutMs && measured.result.ms < timeoutMs * 2, `took ${measured.result.ms} ms`);
+    assert.ok(measured.maxGap < timeoutMs / 3, `the page froze for ${measured.maxGap} ms`);
     assert.ok(measured.ticks > timeoutMs / 10 / 3, `only ${measured.ticks} ticks`);
 
     await Promise.race([
