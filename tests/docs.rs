@@ -6,7 +6,7 @@
 use serde_json::{json, Value};
 use std::rc::Rc;
 use tao_agent::host::block_on;
-use tao_agent::tools::docs::{self, read_docs, snippet, Doc, Index, SNIPPET_CHARS};
+use tao_agent::tools::docs::{self, read_docs, snippet, Doc, Index, PASSAGE_BYTES};
 use tao_agent::tools::{Tool, ToolError};
 
 fn site() -> Vec<Doc> {
@@ -85,13 +85,13 @@ fn the_observation_shows_the_best_passage_of_each_page() {
     let observation = call(&tool, json!("base_url for a GitHub project page")).unwrap();
     let expected = "\
 [1] Deploying — https://lumen.dev/docs/deploy
-… For a project page, set base_url to https://user.github.io/project/ so that links include the project path. Netlify and Cloudflare Pages: set the build command to lumen build and the publish directory to public. …
+… GitHub Pages: push the site's source, and add the official workflow (lumen init github-pages) that builds it and publishes public/ on every push to main. For a project page, set base_url to https://user.github.io/project/ so that links include the project path. …
 
 [2] 部署到 GitHub Pages — https://lumen.dev/zh/docs/deploy
-运行 lumen build 会把整个网站生成到 public 目录。要发布到 GitHub Pages，运行 lumen init github-pages 添加官方工作流，每次推送到 main 分支时它会自动构建并发布。如果是项目页面，请把 base_url 设为 https://user.github.io/project/，否则链接会失效。
+… 要发布到 GitHub Pages，运行 lumen init github-pages 添加官方工作流，每次推送到 main 分支时它会自动构建并发布。如果是项目页面，请把 base_url 设为 https://user.github.io/project/，否则链接会失效。
 
 [3] Configuration — https://lumen.dev/docs/configuration
-… The most important setting is base_url, the address the site will be served from; links and feeds are built from it. Other settings: title and description (used in the page head and the feed), language (the default is en), output_dir (the …";
+… The most important setting is base_url, the address the site will be served from; links and feeds are built from it. Other settings: title and description (used in the page head and the feed), language (the default is en), output_dir (the default is public), and drafts = true to build pages marked …";
     assert_eq!(observation, expected);
 }
 
@@ -241,7 +241,8 @@ fn passages_start_and_end_at_sentences_and_never_split_a_character() {
                 pad the page. Fourth keeps going for a while longer. Fifth mentions the sitemap, \
                 which is written at build time. Sixth follows it. Seventh is here. Eighth ends the \
                 page with more words. Ninth and tenth sentences are only here to be left out. Eleventh \
-                is the last, and no passage that starts at the fifth one reaches this far.";
+                and twelfth say nothing either, but they take up room. Thirteenth is the last, and \
+                no passage that starts at the fifth one reaches this far.";
     let passage = snippet(text, "sitemap");
     assert!(
         passage.starts_with("… Fifth mentions the sitemap, which is written at build time."),
@@ -265,7 +266,7 @@ fn passages_start_and_end_at_sentences_and_never_split_a_character() {
         passage.starts_with("… ") && passage.ends_with(" …"),
         "{passage}"
     );
-    assert!(passage.chars().count() <= SNIPPET_CHARS + 4);
+    assert!(passage.len() <= PASSAGE_BYTES + 8); // "… " and " …" are 4 bytes each
 
     // Emoji and combining accents: the cut falls between characters and the passage is text of
     // the page.
@@ -413,7 +414,7 @@ fn random_pages_and_queries_never_panic_and_keep_the_contract() {
             // whitespace folded.
             for doc in &docs {
                 let passage = snippet(&doc.text, &query);
-                assert!(passage.chars().count() <= SNIPPET_CHARS + 4, "{passage:?}");
+                assert!(passage.len() <= PASSAGE_BYTES + 8, "{passage:?}");
                 let folded = doc.text.split_whitespace().collect::<Vec<_>>().join(" ");
                 let core = passage.strip_prefix("… ").unwrap_or(&passage);
                 let core = core.strip_suffix(" …").unwrap_or(core);

@@ -24,7 +24,6 @@ use crate::llm::http::{HttpRequest, Method, Transport};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::cmp::Reverse;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// BM25's saturation: how fast more occurrences of a term stop adding to a page's score.
@@ -37,13 +36,17 @@ const B: f64 = 0.75;
 const TITLE_WEIGHT: u32 = 2;
 /// How many pages the tool shows unless told otherwise.
 pub const RESULTS: usize = 3;
-/// The longest passage shown of a page, in characters (not counting the "…" marks).
-pub const SNIPPET_CHARS: usize = 240;
+/// The longest passage shown of a page, in bytes of its text (whitespace runs are then folded
+/// and "…" marks added). Bytes rather than characters, because a byte budget holds about as
+/// much meaning in either script: 300 bytes are ~50 English words, or 100 Chinese characters.
+pub const PASSAGE_BYTES: usize = 300;
 /// A query is a few words; a pasted page is read up to this many distinct terms.
 const MAX_QUERY_TERMS: usize = 64;
 /// How many titles the no-match observation lists, so the model learns what the pages cover.
 const TITLES_LISTED: usize = 5;
-/// English words too common to tell pages apart (a short list: rare words carry the ranking).
+/// English words too common to tell pages apart (a short list: rare words carry the ranking),
+/// sorted for a binary search. (One string scanned word by word was 100 bytes smaller in the
+/// gzipped wasm, and made indexing more than twice as slow.)
 const STOP_WORDS: &[&str] = &[
     "a", "an", "and", "are", "as", "at", "be", "but", "by", "can", "do", "does", "for", "from",
     "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "of", "on", "or",
@@ -69,11 +72,21 @@ pub struct Doc {
 impl FromJson for Doc {
     fn from_value(value: &Value) -> Result<Self, String> {
         let o = Object::new(value, "a document {title, url, text}")?;
-        Ok(Doc {
-            title: o.required("title")?,
-            url: o.required("url")?,
-            text: o.required("text")?,
-        })
+        // Read into an empty page, so a failing field has one clean-up path (size: see
+        // `Object::read`).
+        let mut doc = Doc {
+            title: String::new(),
+            url: String::new(),
+            text: String::new(),
+        };
+        for (key, into) in [
+            ("title", &mut doc.title),
+            ("url", &mut doc.url),
+            ("text", &mut doc.text),
+        ] {
+            *into = o.required(key)?;
+        }
+        Ok(doc)
     }
 }
 
@@ -90,11 +103,11 @@ pub fn read_docs(json: &Value) -> Result<Vec<Doc>, String> {
             invalid_type(list, "an array of {title, url, text}, or {\"docs\": [...]}")
         ));
     };
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| Doc::from_value(item).map_err(|e| format!("docs[{i}]: {e}")))
-        .collect()
+    let mut docs = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        docs.push(Doc::from_value(item).map_err(|e| format!("docs[{i}]: {e}"))?);
+    }
+    Ok(docs)
 }
 
 /// The `search_docs` tool over `docs`, showing the best [`RESULTS`] pages.
@@ -122,8 +135,10 @@ struct Posting {
 /// The pages, and for every term the pages it occurs in, built once.
 pub struct Index {
     docs: Vec<Doc>,
-    /// Each term's postings, in page order.
-    postings: BTreeMap<String, Vec<Posting>>,
+    /// Every term of every page, each with an id.
+    dictionary: Dictionary,
+    /// The postings of each term, by id, in page order.
+    postings: Vec<Vec<Posting>>,
     /// Each page's length in terms (title terms counted double, as in the postings).
     lengths: Vec<u32>,
     average_length: f64,
@@ -141,27 +156,27 @@ pub struct Hit<'a> {
 impl Index {
     /// Indexes `docs`: one pass over every title and text.
     pub fn new(docs: Vec<Doc>) -> Index {
-        let mut postings: BTreeMap<String, Vec<Posting>> = BTreeMap::new();
+        let mut dictionary = Dictionary::default();
+        let mut postings: Vec<Vec<Posting>> = Vec::new();
         let mut lengths = Vec::with_capacity(docs.len());
         for (id, doc) in docs.iter().enumerate() {
             let id = id as u32;
             let mut length = 0;
             let mut add = |term: &str, weight: u32| {
                 length += weight;
+                let term = dictionary.id(term);
+                if term == postings.len() {
+                    postings.push(Vec::new()); // a new term
+                }
                 // Pages are read in order, so a term's postings stay in page order and the
                 // current page, if the term was already seen in it, is the last one.
-                let posting = Posting {
-                    doc: id,
-                    count: weight,
-                };
-                match postings.get_mut(term) {
-                    Some(list) => match list.last_mut() {
-                        Some(last) if last.doc == id => last.count += weight,
-                        _ => list.push(posting),
-                    },
-                    None => {
-                        postings.insert(term.to_string(), vec![posting]);
-                    }
+                let list = &mut postings[term];
+                match list.last_mut() {
+                    Some(last) if last.doc == id => last.count += weight,
+                    _ => list.push(Posting {
+                        doc: id,
+                        count: weight,
+                    }),
                 }
             };
             terms(&doc.title, &mut |term, _, _| add(term, TITLE_WEIGHT));
@@ -174,6 +189,7 @@ impl Index {
             docs,
             postings,
             lengths,
+            dictionary,
             average_length,
         }
     }
@@ -188,7 +204,7 @@ impl Index {
         let pages = self.docs.len() as f64;
         let mut scores = vec![0.0; self.docs.len()];
         for term in query_terms(query) {
-            let Some(list) = self.postings.get(&term) else {
+            let Some(list) = self.dictionary.get(&term).map(|id| &self.postings[id]) else {
                 continue;
             };
             let n = list.len() as f64;
@@ -240,19 +256,19 @@ impl Index {
         let hits = self.search(query, results.max(1));
         if hits.is_empty() {
             // Say what the pages are about, so the model's next query can use their words.
-            let titles: Vec<&str> = self
-                .docs
-                .iter()
-                .take(TITLES_LISTED)
-                .map(|d| d.title.as_str())
-                .collect();
-            let mut cover = titles.join(", ");
-            if self.docs.len() > TITLES_LISTED {
-                cover += &format!(" (and {} more)", self.docs.len() - TITLES_LISTED);
+            let mut out =
+                format!("No documents match \"{query}\". Try other words; the documents cover: ");
+            for (i, doc) in self.docs.iter().take(TITLES_LISTED).enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(&doc.title);
             }
-            return Ok(format!(
-                "No documents match \"{query}\". Try other words; the documents cover: {cover}."
-            ));
+            if self.docs.len() > TITLES_LISTED {
+                out += &format!(" (and {} more)", self.docs.len() - TITLES_LISTED);
+            }
+            out.push('.');
+            return Ok(out);
         }
         let mut out = String::new();
         for (i, hit) in hits.iter().enumerate() {
@@ -273,10 +289,68 @@ impl Index {
     }
 }
 
-/// The passage of `text` that holds the most of `query`'s terms: at most [`SNIPPET_CHARS`]
-/// characters, starting at a sentence where it can and ending at one where it can, with "…"
-/// where the text goes on and runs of whitespace folded to one space. With no term in the text
-/// (the title matched), the passage is the text's beginning.
+/// The index's dictionary: every term once, with an id, found by its hash in a table with
+/// open addressing. (A `BTreeMap` did the same job for 4 KB more of wasm, measured, and a
+/// `HashMap` brings its SipHash hasher along; this is a few hundred bytes.)
+#[derive(Default)]
+struct Dictionary {
+    /// The terms, by id.
+    terms: Vec<String>,
+    /// The table: each slot holds a term's id + 1, or 0 when empty. Its length is a power of
+    /// two, kept at least twice the number of terms so that probes stay short.
+    slots: Vec<u32>,
+}
+
+impl Dictionary {
+    /// The id of `term`, if the dictionary has it.
+    fn get(&self, term: &str) -> Option<usize> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let slot = self.slots[self.slot(term)];
+        slot.checked_sub(1).map(|id| id as usize)
+    }
+
+    /// The id of `term`, which is added if it is new (ids count up from 0).
+    fn id(&mut self, term: &str) -> usize {
+        if self.terms.len() * 2 >= self.slots.len() {
+            // Twice the slots, and every term in its new place.
+            self.slots = vec![0; (self.slots.len() * 2).max(64)];
+            for id in 0..self.terms.len() {
+                let slot = self.slot(&self.terms[id]);
+                self.slots[slot] = id as u32 + 1;
+            }
+        }
+        let slot = self.slot(term);
+        if self.slots[slot] == 0 {
+            self.terms.push(term.to_string());
+            self.slots[slot] = self.terms.len() as u32;
+        }
+        self.slots[slot] as usize - 1
+    }
+
+    /// The slot that holds `term`, or the empty slot where it would go: the first of those
+    /// from the slot its hash (FNV-1a) names onwards. The table must not be empty.
+    fn slot(&self, term: &str) -> usize {
+        let mask = self.slots.len() - 1;
+        let hash = term.bytes().fold(0x811c_9dc5u32, |hash, byte| {
+            (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
+        });
+        let mut slot = hash as usize & mask;
+        loop {
+            match self.slots[slot] {
+                0 => return slot,
+                id if self.terms[id as usize - 1] == term => return slot,
+                _ => slot = (slot + 1) & mask,
+            }
+        }
+    }
+}
+
+/// The passage of `text` that holds the most of `query`'s terms: at most [`PASSAGE_BYTES`]
+/// of it, starting at a sentence where it can and ending at one where it can, with "…" where
+/// the text goes on and runs of whitespace folded to one space. With no term in the text (the
+/// title matched), the passage is the text's beginning.
 pub fn snippet(text: &str, query: &str) -> String {
     let Some((start, end)) = Reading::new(text, query).best_passage() else {
         return String::new(); // a blank text
@@ -285,21 +359,22 @@ pub fn snippet(text: &str, query: &str) -> String {
     if !text[..start].trim().is_empty() {
         out.push_str("… ");
     }
-    let words: Vec<&str> = text[start..end].split_whitespace().collect();
-    out.push_str(&words.join(" "));
+    for (i, word) in text[start..end].split_whitespace().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
     if !text[end..].trim().is_empty() {
         out.push_str(" …");
     }
     out
 }
 
-/// A page's text read for its passages: where its characters, its sentences and the query's
-/// terms are, as byte offsets.
+/// A page's text read for its passages: where its sentences and the query's terms are, as
+/// byte offsets.
 struct Reading<'a> {
     text: &'a str,
-    /// The byte offset of every character, then the text's length: counting characters
-    /// between two offsets is then a subtraction, not a walk through the text.
-    chars: Vec<usize>,
     /// Where sentences start and end (see [`sentences`]).
     starts: Vec<usize>,
     ends: Vec<usize>,
@@ -317,28 +392,22 @@ impl<'a> Reading<'a> {
             }
         });
         let (starts, ends) = sentences(text);
-        let chars = text
-            .char_indices()
-            .map(|(i, _)| i)
-            .chain([text.len()])
-            .collect();
         Reading {
             text,
-            chars,
             starts,
             ends,
             found,
         }
     }
 
-    /// The character at byte offset `at` (a character boundary) is the text's `n`th.
-    fn index(&self, at: usize) -> usize {
-        self.chars.partition_point(|&c| c < at)
-    }
-
-    /// The offset `n` characters after `at`, or the text's end.
+    /// The offset `n` bytes after `at`, moved back to the start of the character it falls in
+    /// (or the text's end).
     fn after(&self, at: usize, n: usize) -> usize {
-        self.chars[(self.index(at) + n).min(self.chars.len() - 1)]
+        let mut to = (at + n).min(self.text.len());
+        while !self.text.is_char_boundary(to) {
+            to -= 1;
+        }
+        to
     }
 
     /// The best passage, as a byte range: it holds the most distinct terms, then starts at a
@@ -348,12 +417,15 @@ impl<'a> Reading<'a> {
     fn best_passage(&self) -> Option<(usize, usize)> {
         // A passage may start at any sentence, or, for a term deep in a sentence too long to
         // show from its start, a little before the term.
-        let mut candidates: Vec<(usize, bool)> = self.starts.iter().map(|&s| (s, true)).collect();
+        let mut candidates: Vec<(usize, bool)> = Vec::new();
+        for &start in &self.starts {
+            candidates.push((start, true));
+        }
         for &(start, end, _) in &self.found {
-            let sentence = self.starts[..self.starts.partition_point(|&s| s <= start)]
+            let sentence = self.starts[..below(&self.starts, start + 1)]
                 .last()
                 .map_or(0, |&s| s);
-            if self.index(end) - self.index(sentence) > SNIPPET_CHARS * 3 / 4 {
+            if end - sentence > PASSAGE_BYTES * 3 / 4 {
                 candidates.push((self.lead_in(start), false));
             }
         }
@@ -361,11 +433,12 @@ impl<'a> Reading<'a> {
         let mut best_key = (0, false, 0, Reverse(0));
         for (start, at_sentence) in candidates {
             let first = self.found.partition_point(|f| f.0 < start);
-            let last = self
-                .found
-                .partition_point(|f| f.1 <= self.after(start, SNIPPET_CHARS));
             // A start with no term in reach cannot win once one has been seen.
-            if best.is_some() && first >= last {
+            let reach = self
+                .found
+                .get(first)
+                .is_some_and(|f| f.1 <= start + PASSAGE_BYTES);
+            if best.is_some() && !reach {
                 continue;
             }
             let end = self.passage_end(start);
@@ -382,9 +455,9 @@ impl<'a> Reading<'a> {
         // A passage that reaches the end of the text with room to spare takes in the sentences
         // before it that fit: a short page is shown whole.
         if end == self.text.len() {
-            let before = &self.starts[..self.starts.partition_point(|&s| s < start)];
+            let before = &self.starts[..below(&self.starts, start)];
             for &earlier in before.iter().rev() {
-                if self.index(end) - self.index(earlier) > SNIPPET_CHARS {
+                if end - earlier > PASSAGE_BYTES {
                     break;
                 }
                 start = earlier;
@@ -393,16 +466,16 @@ impl<'a> Reading<'a> {
         Some((start, end))
     }
 
-    /// Where a passage starting at `start` ends: [`SNIPPET_CHARS`] characters on, pulled back
-    /// to the last sentence end in the passage's second half, else to its last space (CJK text
-    /// may have neither: then it is cut between two characters).
+    /// Where a passage starting at `start` ends: [`PASSAGE_BYTES`] on, pulled back to the last
+    /// sentence end in the passage's second half, else to its last space (CJK text may have
+    /// neither: then it is cut between two characters).
     fn passage_end(&self, start: usize) -> usize {
-        let limit = self.after(start, SNIPPET_CHARS);
+        let limit = self.after(start, PASSAGE_BYTES);
         if limit == self.text.len() {
             return limit;
         }
-        let half = self.after(start, SNIPPET_CHARS / 2);
-        match self.ends[..self.ends.partition_point(|&e| e <= limit)].last() {
+        let half = self.after(start, PASSAGE_BYTES / 2);
+        match self.ends[..below(&self.ends, limit + 1)].last() {
             Some(&end) if end > half => end,
             _ => self.text[half..limit]
                 .rfind(char::is_whitespace)
@@ -413,7 +486,10 @@ impl<'a> Reading<'a> {
     /// A start a quarter of a passage before the term at `at`, moved on to the next word's
     /// start when there is one before the term.
     fn lead_in(&self, at: usize) -> usize {
-        let from = self.chars[self.index(at).saturating_sub(SNIPPET_CHARS / 4)];
+        let mut from = at.saturating_sub(PASSAGE_BYTES / 4);
+        while !self.text.is_char_boundary(from) {
+            from += 1;
+        }
         match self.text[from..at]
             .char_indices()
             .find(|(_, c)| c.is_whitespace())
@@ -422,6 +498,11 @@ impl<'a> Reading<'a> {
             None => from,
         }
     }
+}
+
+/// How many of the ascending `offsets` are below `at`.
+fn below(offsets: &[usize], at: usize) -> usize {
+    offsets.partition_point(|&o| o < at)
 }
 
 /// Where the sentences of `text` start (their first non-space character) and end (just after
@@ -474,9 +555,11 @@ fn terms(text: &str, each: &mut dyn FnMut(&str, usize, usize)) {
     let mut last_cjk: Option<(usize, char)> = None;
     let mut run = 0;
     let mut pair = String::new();
-    // A space after the end flushes the last word or run.
-    for (at, c) in text.char_indices().chain([(text.len(), ' ')]) {
-        let cjk = is_cjk(c);
+    let mut chars = text.char_indices();
+    loop {
+        // A space after the end flushes the last word or run.
+        let (at, c) = chars.next().unwrap_or((text.len(), ' '));
+        let cjk = !c.is_ascii() && is_cjk(c); // (most text is ASCII: check that first)
         if !cjk {
             if let (1, Some((start, single))) = (run, last_cjk) {
                 pair.clear();
@@ -487,7 +570,7 @@ fn terms(text: &str, each: &mut dyn FnMut(&str, usize, usize)) {
             run = 0;
         }
         if cjk || !c.is_alphanumeric() {
-            if !word.is_empty() && !STOP_WORDS.contains(&word.as_str()) {
+            if !word.is_empty() && STOP_WORDS.binary_search(&word.as_str()).is_err() {
                 singular(&mut word);
                 each(&word, word_start, at);
             }
@@ -507,6 +590,9 @@ fn terms(text: &str, each: &mut dyn FnMut(&str, usize, usize)) {
                 word_start = at;
             }
             word.push(fold_case(c));
+        }
+        if at == text.len() {
+            return;
         }
     }
 }
@@ -687,6 +773,28 @@ mod tests {
             let found: Vec<String> = read(text).into_iter().map(|(t, _)| t).collect();
             assert_eq!(&found, expected, "{text:?}");
         }
+    }
+
+    #[test]
+    fn the_dictionary_gives_each_term_one_id_as_it_grows() {
+        let mut dictionary = Dictionary::default();
+        assert_eq!(dictionary.get("install"), None);
+        let words: Vec<String> = (0..5000).map(|i| format!("w{i}")).collect();
+        for (i, word) in words.iter().enumerate() {
+            assert_eq!(dictionary.id(word), i);
+        }
+        for (i, word) in words.iter().enumerate().rev() {
+            assert_eq!(dictionary.id(word), i, "{word}");
+            assert_eq!(dictionary.get(word), Some(i));
+        }
+        assert_eq!(dictionary.get("w5000"), None);
+        assert_eq!(dictionary.get(""), None);
+        assert_eq!(dictionary.id(""), 5000);
+    }
+
+    #[test]
+    fn stop_words_are_sorted_for_the_binary_search() {
+        assert!(STOP_WORDS.windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]
