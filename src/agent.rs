@@ -396,7 +396,7 @@ impl Agent {
                 false => parser.text().to_string(),
             };
             if self.abort.is_aborted() {
-                return Err(Error::new(ErrorKind::Aborted, "aborted by the user"));
+                return Err(Error::aborted());
             }
             let reply = match reply {
                 // `auto`: the endpoint does not do native tool calling; continue in text.

@@ -63,6 +63,10 @@ impl Error {
     pub fn format(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Format, message)
     }
+    /// The user stopped the run (Stop, or the embedder's abort signal).
+    pub fn aborted() -> Self {
+        Self::new(ErrorKind::Aborted, "aborted by the user")
+    }
 }
 
 impl fmt::Display for Error {

@@ -143,7 +143,7 @@ fn failure(error: &JsValue) -> Error {
         .and_then(|n| n.as_string())
         .unwrap_or_default();
     if name == "AbortError" {
-        return Error::new(ErrorKind::Aborted, "aborted by the user");
+        return Error::aborted();
     }
     let message = Reflect::get(error, &"message".into())
         .ok()

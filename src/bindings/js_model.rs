@@ -15,7 +15,7 @@
 //! `onDelta` returns `false` and `signal` is aborted, so a well-behaved model stops generating.
 
 use super::{describe, to_js, type_of};
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 use crate::host::LocalBoxFuture;
 use crate::llm::{Delta, Model, OnDelta, Reply, Request, ToolCall};
 use crate::trajectory::Usage;
@@ -60,7 +60,6 @@ impl Model for JsModel {
         on_delta: OnDelta<'a>,
     ) -> LocalBoxFuture<'a, Result<Reply, Error>> {
         Box::pin(async move {
-            let aborted = || Error::new(ErrorKind::Aborted, "aborted by the user");
             // This call's own signal: aborted by the user's Stop, or by tao when it has
             // read enough (the client-side stop).
             let controller =
@@ -140,7 +139,7 @@ impl Model for JsModel {
                 let _ = user
                     .remove_event_listener_with_callback("abort", forward.as_ref().unchecked_ref());
                 if user.aborted() {
-                    return Err(aborted());
+                    return Err(Error::aborted());
                 }
             }
             let value = outcome?;

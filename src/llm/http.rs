@@ -211,7 +211,7 @@ impl HttpModel {
         let mut retries = 0;
         loop {
             if request.abort.is_aborted() {
-                return Err(aborted());
+                return Err(Error::aborted());
             }
             let http = self.http_request(&request);
             let url = http.url.clone();
@@ -270,13 +270,13 @@ impl HttpModel {
                     "{why} (HTTP {status}); retrying in {wait} s ({retries}/{MAX_RETRIES})"
                 );
                 if !on_delta(Delta::Note(&note)) {
-                    return Err(aborted());
+                    return Err(Error::aborted());
                 }
                 // Wait in short slices, so an abort is not kept waiting for a long Retry-After.
                 let mut left = wait * 1000;
                 while left > 0 {
                     if request.abort.is_aborted() {
-                        return Err(aborted());
+                        return Err(Error::aborted());
                     }
                     let slice = left.min(250);
                     self.host.sleep(slice).await;
@@ -723,8 +723,4 @@ fn preview(text: &str, max: usize) -> String {
         Some((at, _)) => format!("{}…", &text[..at]),
         None => text.to_string(),
     }
-}
-
-fn aborted() -> Error {
-    Error::new(ErrorKind::Aborted, "aborted by the user")
 }
