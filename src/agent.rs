@@ -225,8 +225,7 @@ impl Agent {
 
     /// The exact prompt the model receives for the next step of `trajectory`.
     pub fn prompt(&self, trajectory: &Trajectory) -> Vec<Message> {
-        self.config
-            .format
+        self.format_of(trajectory)
             .render(trajectory, &self.tools, self.config.lang)
     }
 

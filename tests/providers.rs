@@ -613,12 +613,34 @@ fn auto_falls_back_to_text_react_when_tools_are_rejected_and_says_so() {
     assert!(bodies[0].get("tools").is_some());
     assert!(bodies[1].get("tools").is_none());
     assert_eq!(bodies[1]["stop"], json!(["\nObservation:"]));
+    // Regression: after the switch the prompt itself is text ReAct (it was still rendered in
+    // the native format: no Thought/Action instructions, no tool list).
+    assert_switched_prompt(&bodies[1], 0);
+    assert_switched_prompt(&bodies[2], 1);
     // Strict `tools` stops with an error that says what to choose instead.
     let transport = Recorded::new(vec![status(400, refusal)]);
     let t = block_on(agent_over(&transport, Format::Tools).run("Q?", &mut |_| {}));
     let stop = t.stop.unwrap();
     assert_eq!(stop.reason, StopReason::Error);
     assert!(stop.message.unwrap().contains("choose the format \"auto\""));
+}
+
+/// What a request body sent after `auto` fell back to `mrkl` must hold: the mrkl
+/// instructions with the tool list, and the `steps` earlier turns as text, not tool calls.
+fn assert_switched_prompt(body: &Value, steps: usize) {
+    let messages = body["messages"].as_array().unwrap();
+    let system = messages[0]["content"].as_str().unwrap();
+    assert!(system.contains("Action Input:"), "{system}");
+    assert!(system.contains("[search]"), "{system}");
+    assert_eq!(messages[1]["content"], "Question: Q?");
+    assert!(messages.iter().all(|m| m.get("tool_calls").is_none() && m["role"] != "tool"));
+    let turns: Vec<&str> = messages
+        .iter()
+        .filter(|m| m["role"] == "assistant")
+        .map(|m| m["content"].as_str().unwrap())
+        .collect();
+    assert_eq!(turns.len(), steps);
+    assert!(turns.iter().all(|t| t.contains("Action: search")), "{turns:?}");
 }
 
 #[test]
@@ -638,6 +660,7 @@ fn auto_falls_back_when_the_model_answers_in_text_react() {
         .why
         .contains("text ReAct"));
     assert_eq!(t.answer.as_deref(), Some("Mobile, Alabama"));
+    assert_switched_prompt(&transport.bodies()[1], 1);
     // And a plain text answer in `auto` is simply the answer.
     let transport = Recorded::new(vec![openai_stream("Mobile, Alabama.")]);
     let t = block_on(agent_over(&transport, Format::Auto).run("Q?", &mut |_| {}));

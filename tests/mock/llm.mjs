@@ -176,7 +176,7 @@ function failureFor(api, base, req, body, count) {
         ? openaiError(500, "The server had an error while processing your request. Sorry about that!", "server_error")
         : anthropicError(500, "api_error", "Internal server error");
     case "no-tools":
-      if (body.tools == null) return null;
+      if (body.tools == null) return notTextReact(api, body);
       return openai
         ? openaiError(400, `registry.ollama.ai/library/${body.model}:latest does not support tools`, "api_error")
         : anthropicError(400, "invalid_request_error", "tools: this model does not support tools");
@@ -188,9 +188,29 @@ function failureFor(api, base, req, body, count) {
         return anthropicError(400, "invalid_request_error", "stop_sequences: Extra inputs are not permitted");
       }
       return null;
+    case "text-react":
+      return body.tools == null ? notTextReact(api, body) : null;
     default:
       return null;
   }
+}
+
+/**
+ * A model that only does text ReAct checks that a request without `tools` (the client's
+ * fallback from native tool calling) really is text ReAct: the system prompt explains
+ * Thought / Action / Action Input, and no earlier turn is a native tool call or tool result.
+ * A client that switched its parser but not its prompt gets a 400 saying so.
+ */
+function notTextReact(api, body) {
+  const messages = Array.isArray(body.messages) ? body.messages : [];
+  const system = api === "openai"
+    ? messages.filter((m) => m && m.role === "system").map((m) => textOf(m.content)).join("\n")
+    : textOf(body.system);
+  const native = messages.some((m) => m && (m.role === "tool" || m.tool_calls != null ||
+    (Array.isArray(m.content) && m.content.some((b) => b && (b.type === "tool_use" || b.type === "tool_result")))));
+  if (system.includes("Action Input") && !native) return null;
+  const message = "mock: a request without tools must be text ReAct (a system prompt that explains Thought/Action/Action Input, and no native tool calls in the history)";
+  return api === "openai" ? openaiError(400, message, "invalid_request_error") : anthropicError(400, "invalid_request_error", message);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -432,9 +432,30 @@ describe("failures", () => {
     res = await anthropic({ model: "no-tools", tools: [] });
     assert.equal(res.status, 400);
     assert.deepEqual((await res.json()).error, { type: "invalid_request_error", message: "tools: this model does not support tools" });
-    res = await openai({ model: "no-tools" });
+    res = await openai({ model: "no-tools", messages: TEXT_REACT });
     assert.equal((await res.json()).choices[0].message.content, MRKL_1);
   });
+
+  test("no-tools and text-react refuse a fallback request that is not text ReAct", async () => {
+    for (const model of ["no-tools", "text-react"]) {
+      let res = await openai({ model, messages: [{ role: "system", content: "Answer; call tools." }, { role: "user", content: "Q?" }] });
+      assert.equal(res.status, 400);
+      assert.match((await res.json()).error.message, /must be text ReAct/);
+      const history = [...TEXT_REACT, { role: "assistant", content: "", tool_calls: [{ id: "c1", type: "function", function: { name: "search", arguments: "{}" } }] }, { role: "tool", tool_call_id: "c1", content: "x" }];
+      res = await openai({ model, messages: history });
+      assert.equal(res.status, 400);
+      res = await anthropic({ model, system: "Answer; call tools.", messages: [{ role: "user", content: "Q?" }] });
+      assert.equal(res.status, 400);
+      res = await anthropic({ model, system: TEXT_REACT[0].content, messages: [{ role: "user", content: "Q?" }] });
+      assert.equal(res.status, 200);
+    }
+  });
+
+  /** The start of a text ReAct prompt, as a client sends it after falling back. */
+  const TEXT_REACT = [
+    { role: "system", content: "Use the following format:\nThought: ...\nAction: ...\nAction Input: ..." },
+    { role: "user", content: "Question: Q?" },
+  ];
 
   test("text-react answers in text even when tools are offered", async () => {
     const body = await (await openai({ model: "text-react", tools: [{ type: "function", function: { name: "search" } }] })).json();
