@@ -162,6 +162,44 @@ impl<'a> Object<'a> {
     }
 }
 
+/// Reads and writes a struct as a JSON object from one list of its fields, so that no field
+/// can be written and forgotten on read (or read and never written). The fields are written in
+/// the order listed; on read, a missing field keeps its `Default` value, except those marked
+/// `(required)`, and unknown fields are ignored (serde's rules, as above).
+///
+/// ```ignore
+/// json_struct!(Action { tool (required), input (required) });
+/// ```
+macro_rules! json_struct {
+    ($ty:ident { $($field:ident $(($required:ident))?),* $(,)? }) => {
+        impl $crate::json::FromJson for $ty {
+            fn from_value(value: &serde_json::Value) -> Result<Self, String> {
+                let o = $crate::json::Object::new(value, concat!("struct ", stringify!($ty)))?;
+                let mut read = <$ty>::default();
+                $( $crate::json::read_field!(o, read, $field $(, $required)?); )*
+                Ok(read)
+            }
+        }
+        impl $crate::to_json::ToJson for $ty {
+            fn write_json(&self, out: &mut $crate::to_json::JsonWriter) {
+                out.object(&[$((stringify!($field), &self.$field)),*]);
+            }
+        }
+    };
+}
+
+/// One field of [`json_struct!`]: kept at its default when missing, or `required`.
+macro_rules! read_field {
+    ($o:ident, $into:ident, $field:ident) => {
+        $o.read(stringify!($field), &mut $into.$field)?
+    };
+    ($o:ident, $into:ident, $field:ident, required) => {
+        $into.$field = $o.required(stringify!($field))?
+    };
+}
+
+pub(crate) use {json_struct, read_field};
+
 #[cfg(test)]
 mod tests {
     use super::*;

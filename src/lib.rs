@@ -47,9 +47,11 @@
 #![deny(missing_docs)]
 
 pub mod agent;
+pub mod chat;
 pub mod error;
 pub mod format;
 pub mod host;
+pub mod http;
 mod json;
 pub mod llm;
 pub mod scenarios;

@@ -9,6 +9,7 @@
 //! On disk it is a versioned JSON document, `{"format": "tao-trajectory", "version": 1, ...}`.
 //! Reading one never panics: a malformed file, or one from a newer tao, is a clear error.
 
+pub use crate::chat::Usage;
 use crate::error::Error;
 use crate::json::{FromJson, Object};
 use crate::to_json::{JsonWriter, ToJson};
@@ -130,15 +131,6 @@ pub struct Timing {
     pub tool_ms: f64,
     /// From sending the request to the first streamed text, when there was any.
     pub first_token_ms: Option<f64>,
-}
-
-/// Token counts reported by a provider.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Usage {
-    /// Tokens in the prompt.
-    pub prompt_tokens: u64,
-    /// Tokens generated.
-    pub completion_tokens: u64,
 }
 
 /// Why a run ended.
@@ -349,16 +341,6 @@ impl FromJson for Timing {
     }
 }
 
-impl FromJson for Usage {
-    fn from_value(value: &Value) -> Result<Self, String> {
-        let o = Object::new(value, "struct Usage")?;
-        Ok(Usage {
-            prompt_tokens: o.or_default("prompt_tokens")?,
-            completion_tokens: o.or_default("completion_tokens")?,
-        })
-    }
-}
-
 impl FromJson for StopReason {
     fn from_value(value: &Value) -> Result<Self, String> {
         let all = [
@@ -475,15 +457,6 @@ impl ToJson for Timing {
             ("model_ms", &self.model_ms),
             ("tool_ms", &self.tool_ms),
             ("first_token_ms", &self.first_token_ms),
-        ]);
-    }
-}
-
-impl ToJson for Usage {
-    fn write_json(&self, out: &mut JsonWriter) {
-        out.object(&[
-            ("prompt_tokens", &self.prompt_tokens),
-            ("completion_tokens", &self.completion_tokens),
         ]);
     }
 }

@@ -9,7 +9,7 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::host::LocalBoxFuture;
-use crate::llm::http::{Body, HttpRequest, HttpResponse, Method, Transport};
+use crate::http::{Body, HttpRequest, HttpResponse, Method, Transport};
 use js_sys::{Function, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;

@@ -194,7 +194,7 @@ pub fn test_connection(
         let host: Rc<dyn Host> = Rc::new(WebHost { approve: None });
         let transport = Rc::new(WebTransport { signal: None });
         let model = HttpModel::new(endpoint, transport, host.clone());
-        let report = http::test_connection(&model, host.as_ref())
+        let report = crate::llm::connection::test_connection(&model, host.as_ref())
             .await
             .map_err(error)?;
         to_js(&report).map_err(JsValue::from)

@@ -10,11 +10,39 @@
 //! (`text_delta`, or `input_json_delta` fragments of the tool's input), `content_block_stop`,
 //! `message_delta` (stop reason, output tokens), `message_stop`, `ping`, and `error`.
 
-use super::http::{error_text, Piece, Settings};
+use super::diagnose::error_text;
+use super::provider::{Piece, Provider, Settings};
 use super::{Message, Request, Role, ToolCall};
+use crate::chat::ToolSpec;
 use crate::to_json::{self, JsonWriter, Object, ToJson};
-use crate::tools::ToolSpec;
 use serde_json::Value;
+
+/// Anthropic's Messages API, for [`super::Api::Anthropic`].
+pub struct Anthropic;
+
+impl Provider for Anthropic {
+    fn name(&self) -> &'static str {
+        "anthropic"
+    }
+    fn url(&self, base: &str) -> String {
+        url(base)
+    }
+    fn headers(&self, key: &str) -> Vec<(&'static str, String)> {
+        headers(key)
+    }
+    fn body(&self, request: &Request, settings: &Settings, dropped: &[&str]) -> String {
+        body(request, settings, dropped)
+    }
+    fn decode(&self, data: &str, pieces: &mut Vec<Piece>) -> Result<(), String> {
+        decode(data, pieces)
+    }
+    fn optional_parameters(&self) -> &'static [&'static str] {
+        &["stop_sequences", "temperature"]
+    }
+    fn unreachable_hint(&self) -> Option<&'static str> {
+        Some("check the base URL (https://api.anthropic.com) and your connection; tao sends the anthropic-dangerous-direct-browser-access header browsers need")
+    }
+}
 
 /// The API version tao speaks.
 pub const VERSION: &str = "2023-06-01";
@@ -148,7 +176,8 @@ impl ToJson for ToolUse<'_> {
 
 /// What one event of the stream says (the event's `type` field is read, not the SSE name).
 pub fn decode(data: &str, pieces: &mut Vec<Piece>) -> Result<(), String> {
-    let event: Value = serde_json::from_str(data).map_err(|e| super::http::bad_json(data, &e))?;
+    let event: Value =
+        serde_json::from_str(data).map_err(|e| super::diagnose::bad_json(data, &e))?;
     let index = event["index"].as_u64().unwrap_or(0) as usize;
     match event["type"].as_str().unwrap_or("") {
         "message_start" => {

@@ -14,110 +14,19 @@
 //! decodes Server-Sent Events from bytes split anywhere.
 
 pub mod anthropic;
+mod assembly;
+pub mod connection;
+pub mod diagnose;
 pub mod http;
 pub mod openai;
+pub mod provider;
 pub mod scripted;
 pub mod sse;
 
+pub use crate::chat::{Message, Role, ToolCall};
+use crate::chat::{ToolSpec, Usage};
 use crate::error::Error;
 use crate::host::{Abort, LocalBoxFuture};
-use crate::to_json::{JsonWriter, ToJson};
-use crate::tools::ToolSpec;
-use crate::trajectory::Usage;
-use serde_json::Value;
-
-/// Who says a message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Role {
-    /// The instructions (format, tools).
-    System,
-    /// The question, and each observation in the text formats.
-    User,
-    /// The model's own earlier turns.
-    Assistant,
-    /// A tool's result, in native tool calling (the `tools` format).
-    Tool,
-}
-
-/// One chat message of the prompt.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Message {
-    /// Who says it.
-    pub role: Role,
-    /// What is said.
-    pub content: String,
-    /// The tools an assistant turn called (native tool calling only; left out of the JSON
-    /// when there are none).
-    pub tool_calls: Vec<ToolCall>,
-    /// The call a `Tool` message answers (left out of the JSON when there is none).
-    pub tool_call_id: Option<String>,
-}
-
-impl Message {
-    /// A message from `role`.
-    pub fn new(role: Role, content: impl Into<String>) -> Self {
-        Message {
-            role,
-            content: content.into(),
-            tool_calls: Vec::new(),
-            tool_call_id: None,
-        }
-    }
-}
-
-/// A native tool call: which tool, with which arguments.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ToolCall {
-    /// The call's id, echoed by the tool result (`call_<step>` when tao renders it).
-    pub id: String,
-    /// The tool's name.
-    pub name: String,
-    /// Its arguments (a JSON object, as the tool's schema describes).
-    pub arguments: Value,
-}
-
-impl ToJson for Role {
-    fn write_json(&self, out: &mut JsonWriter) {
-        out.string(self.name());
-    }
-}
-
-impl Role {
-    /// `system`, `user`, `assistant` or `tool`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Role::System => "system",
-            Role::User => "user",
-            Role::Assistant => "assistant",
-            Role::Tool => "tool",
-        }
-    }
-}
-
-/// `tool_calls` is left out when empty, `tool_call_id` when there is none.
-impl ToJson for Message {
-    fn write_json(&self, out: &mut JsonWriter) {
-        let mut fields: Vec<(&str, &dyn ToJson)> =
-            vec![("role", &self.role), ("content", &self.content)];
-        if !self.tool_calls.is_empty() {
-            fields.push(("tool_calls", &self.tool_calls));
-        }
-        if let Some(id) = &self.tool_call_id {
-            fields.push(("tool_call_id", id));
-        }
-        out.object(&fields);
-    }
-}
-
-impl ToJson for ToolCall {
-    fn write_json(&self, out: &mut JsonWriter) {
-        out.object(&[
-            ("id", &self.id),
-            ("name", &self.name),
-            ("arguments", &self.arguments),
-        ]);
-    }
-}
 
 /// What the model is asked.
 pub struct Request<'a> {

@@ -8,11 +8,36 @@
 //! a JSON string, `finish_reason` ends the reply, a chunk with `choices: []` and `usage` may
 //! follow, and `data: [DONE]` ends the stream. An `{"error": ...}` chunk is a failure.
 
-use super::http::{error_text, Piece, Settings};
+use super::diagnose::error_text;
+use super::provider::{Piece, Provider, Settings};
 use super::{Message, Request, ToolCall};
+use crate::chat::ToolSpec;
 use crate::to_json::{self, JsonWriter, Object, ToJson};
-use crate::tools::ToolSpec;
 use serde_json::Value;
+
+/// OpenAI's Chat Completions API, for [`super::Api::OpenAi`].
+pub struct OpenAi;
+
+impl Provider for OpenAi {
+    fn name(&self) -> &'static str {
+        "openai"
+    }
+    fn url(&self, base: &str) -> String {
+        url(base)
+    }
+    fn headers(&self, key: &str) -> Vec<(&'static str, String)> {
+        headers(key)
+    }
+    fn body(&self, request: &Request, settings: &Settings, dropped: &[&str]) -> String {
+        body(request, settings, dropped)
+    }
+    fn decode(&self, data: &str, pieces: &mut Vec<Piece>) -> Result<(), String> {
+        decode(data, pieces)
+    }
+    fn optional_parameters(&self) -> &'static [&'static str] {
+        &["stop", "stream_options", "temperature", "max_tokens"]
+    }
+}
 
 /// Where requests go: `{base}/chat/completions` (the base usually ends in `/v1`).
 pub fn url(base: &str) -> String {
@@ -124,7 +149,8 @@ pub fn decode(data: &str, pieces: &mut Vec<Piece>) -> Result<(), String> {
         pieces.push(Piece::Done);
         return Ok(());
     }
-    let chunk: Value = serde_json::from_str(data).map_err(|e| super::http::bad_json(data, &e))?;
+    let chunk: Value =
+        serde_json::from_str(data).map_err(|e| super::diagnose::bad_json(data, &e))?;
     if let Some(error) = chunk.get("error").filter(|e| !e.is_null()) {
         pieces.push(Piece::Error(error_text(error)));
         return Ok(());

@@ -19,8 +19,8 @@
 
 use super::{string_schema, FnTool, Tool, ToolError, ToolOutput, ToolSpec};
 use crate::host::LocalBoxFuture;
+use crate::http::{read_reply, HttpRequest, Transport};
 use crate::json::{invalid_type, FromJson, Object};
-use crate::llm::http::{HttpRequest, Method, Transport};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::cmp::Reverse;
@@ -679,6 +679,9 @@ pub fn tool_from_url(url: &str, transport: Rc<dyn Transport>) -> Rc<dyn Tool> {
     })
 }
 
+/// The largest documents file read (as for a wiki reply: 2 MB).
+const MAX_FILE_BYTES: usize = 2 << 20;
+
 struct DocsAt {
     spec: ToolSpec,
     url: String,
@@ -715,17 +718,12 @@ impl Tool for DocsAt {
 
 impl DocsAt {
     async fn fetch(&self) -> Result<Vec<Doc>, String> {
-        let request = HttpRequest {
-            method: Method::Get,
-            url: self.url.clone(),
-            headers: Vec::new(),
-            body: String::new(),
-        };
+        let request = HttpRequest::get(self.url.clone());
         let response = self.transport.send(request).await.map_err(|e| e.message)?;
         if response.status != 200 {
             return Err(format!("HTTP {}", response.status));
         }
-        let bytes = super::wikipedia::read_body(response.body, &self.url).await?;
+        let bytes = read_reply(response.body, MAX_FILE_BYTES, &self.url).await?;
         let json: Value = serde_json::from_slice(&bytes).map_err(|e| format!("not JSON ({e})"))?;
         read_docs(&json)
     }

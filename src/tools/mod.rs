@@ -12,77 +12,10 @@ pub mod knowledge;
 pub mod schema;
 pub mod wikipedia;
 
+pub use crate::chat::{string_schema, ToolSpec};
 use crate::host::LocalBoxFuture;
-use crate::json::{object, FromJson, Object};
-use crate::to_json::{JsonWriter, ToJson};
 use serde_json::Value;
 use std::rc::Rc;
-
-/// What the model is told about a tool.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ToolSpec {
-    /// The name the model writes after `Action:`.
-    pub name: String,
-    /// What the tool is for, in one or two sentences.
-    pub description: String,
-    /// JSON Schema of the input.
-    pub parameters: Value,
-    /// Whether the user must approve each call before it runs (a denial is the observation).
-    /// Not shown to the model.
-    pub needs_approval: bool,
-    /// How long a call may take before it is abandoned with an error observation; `None`
-    /// uses the agent's default. Not shown to the model.
-    pub timeout_ms: Option<u32>,
-}
-
-impl ToolSpec {
-    /// A spec with a name, a description and an input schema; no approval, default timeout.
-    pub fn new(name: &str, description: &str, parameters: Value) -> Self {
-        ToolSpec {
-            name: name.into(),
-            description: description.into(),
-            parameters,
-            needs_approval: false,
-            timeout_ms: None,
-        }
-    }
-}
-
-/// Read from the JSON a page gives `registerTool` (see `crate::json` for why this is not
-/// derived). Without `parameters`, the tool takes one string called `input`.
-impl FromJson for ToolSpec {
-    fn from_value(value: &Value) -> Result<Self, String> {
-        let o = Object::new(value, "struct ToolSpec")?;
-        Ok(ToolSpec {
-            name: o.required("name")?,
-            description: o.required("description")?,
-            parameters: o.or("parameters", string_schema("input"))?,
-            needs_approval: o.or("needsApproval", false)?,
-            timeout_ms: o.or("timeoutMs", None)?,
-        })
-    }
-}
-
-impl ToJson for ToolSpec {
-    fn write_json(&self, out: &mut JsonWriter) {
-        out.object(&[
-            ("name", &self.name),
-            ("description", &self.description),
-            ("parameters", &self.parameters),
-        ]);
-    }
-}
-
-/// The schema of a tool that takes one string, called `field`.
-pub fn string_schema(field: &str) -> Value {
-    // {"type": "object", "properties": {field: {"type": "string"}}, "required": [field]}
-    let string = object(vec![("type", "string".into())]);
-    object(vec![
-        ("type", "object".into()),
-        ("properties", object(vec![(field, string)])),
-        ("required", vec![field].into()),
-    ])
-}
 
 /// What a call returned: the observation, and what it cost when the tool measures that.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -21,8 +21,8 @@ use super::knowledge::{lookup_tool, sentences, Browser};
 use super::{string_schema, text_input, Tool, ToolError, ToolOutput, ToolSpec};
 use crate::error::Error;
 use crate::host::LocalBoxFuture;
+use crate::http::{read_reply, HttpRequest, Transport};
 use crate::json::{FromJson, Object};
-use crate::llm::http::{Body, HttpRequest, Method, Transport};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -236,12 +236,7 @@ impl Search {
     /// is worded for the model (and the user reading the trajectory) with the host it concerns.
     async fn ask(&self, params: &[(&str, &str)]) -> Result<Value, ToolError> {
         let host = self.wiki.host();
-        let request = HttpRequest {
-            method: Method::Get,
-            url: self.wiki.url(params),
-            headers: Vec::new(),
-            body: String::new(),
-        };
+        let request = HttpRequest::get(self.wiki.url(params));
         let response = self.transport.send(request).await.map_err(|e| {
             ToolError::Failed(format!(
                 "could not reach {host} ({}); check the connection and the wiki's address",
@@ -249,7 +244,7 @@ impl Search {
             ))
         })?;
         let status = response.status;
-        let body = read_body(response.body, host).await;
+        let body = read_reply(response.body, MAX_REPLY_BYTES, host).await;
         if status != 200 {
             let detail = body.map_or("no details".into(), |b| preview(&b));
             return Err(ToolError::Failed(format!(
@@ -317,23 +312,6 @@ impl FromJson for Page {
             disambiguation: value["pageprops"].get("disambiguation").is_some(),
         })
     }
-}
-
-/// Reads a whole reply body from `host`, up to [`MAX_REPLY_BYTES`].
-pub(crate) async fn read_body(mut body: Box<dyn Body>, host: &str) -> Result<Vec<u8>, String> {
-    let mut bytes = Vec::new();
-    while let Some(chunk) = body
-        .chunk()
-        .await
-        .map_err(|e| format!("the connection to {host} broke ({})", e.message))?
-    {
-        bytes.extend_from_slice(&chunk);
-        if bytes.len() > MAX_REPLY_BYTES {
-            let mb = MAX_REPLY_BYTES >> 20;
-            return Err(format!("the reply from {host} is larger than {mb} MB"));
-        }
-    }
-    Ok(bytes)
 }
 
 /// The sentences of a plain-text extract, paragraph by paragraph (a sentence never runs across

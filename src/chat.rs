@@ -1,0 +1,192 @@
+//! The words models and tools share: the chat messages a model reads ([`Message`], [`Role`]),
+//! the native tool calls it makes ([`ToolCall`]), what it is told about a tool ([`ToolSpec`]),
+//! and the tokens it reports ([`Usage`]).
+//!
+//! These sit on the ground floor, below both `llm` (which sends them) and `tools` (which
+//! describe themselves with them), so that neither has to import the other.
+
+use crate::json::{json_struct, object, FromJson, Object};
+use crate::to_json::{JsonWriter, ToJson};
+use serde_json::Value;
+
+/// Who says a message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// The instructions (format, tools).
+    System,
+    /// The question, and each observation in the text formats.
+    User,
+    /// The model's own earlier turns.
+    Assistant,
+    /// A tool's result, in native tool calling (the `tools` format).
+    Tool,
+}
+
+impl Role {
+    /// `system`, `user`, `assistant` or `tool`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::System => "system",
+            Role::User => "user",
+            Role::Assistant => "assistant",
+            Role::Tool => "tool",
+        }
+    }
+}
+
+impl ToJson for Role {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.string(self.name());
+    }
+}
+
+/// One chat message of the prompt.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Message {
+    /// Who says it.
+    pub role: Role,
+    /// What is said.
+    pub content: String,
+    /// The tools an assistant turn called (native tool calling only; left out of the JSON
+    /// when there are none).
+    pub tool_calls: Vec<ToolCall>,
+    /// The call a `Tool` message answers (left out of the JSON when there is none).
+    pub tool_call_id: Option<String>,
+}
+
+impl Message {
+    /// A message from `role`.
+    pub fn new(role: Role, content: impl Into<String>) -> Self {
+        Message {
+            role,
+            content: content.into(),
+            tool_calls: Vec::new(),
+            tool_call_id: None,
+        }
+    }
+}
+
+/// `tool_calls` is left out when empty, `tool_call_id` when there is none.
+impl ToJson for Message {
+    fn write_json(&self, out: &mut JsonWriter) {
+        let mut fields: Vec<(&str, &dyn ToJson)> =
+            vec![("role", &self.role), ("content", &self.content)];
+        if !self.tool_calls.is_empty() {
+            fields.push(("tool_calls", &self.tool_calls));
+        }
+        if let Some(id) = &self.tool_call_id {
+            fields.push(("tool_call_id", id));
+        }
+        out.object(&fields);
+    }
+}
+
+/// A native tool call: which tool, with which arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolCall {
+    /// The call's id, echoed by the tool result (`call_<step>` when tao renders it).
+    pub id: String,
+    /// The tool's name.
+    pub name: String,
+    /// Its arguments (a JSON object, as the tool's schema describes).
+    pub arguments: Value,
+}
+
+impl ToJson for ToolCall {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.object(&[
+            ("id", &self.id),
+            ("name", &self.name),
+            ("arguments", &self.arguments),
+        ]);
+    }
+}
+
+/// What the model is told about a tool.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolSpec {
+    /// The name the model writes after `Action:`.
+    pub name: String,
+    /// What the tool is for, in one or two sentences.
+    pub description: String,
+    /// JSON Schema of the input.
+    pub parameters: Value,
+    /// Whether the user must approve each call before it runs (a denial is the observation).
+    /// Not shown to the model.
+    pub needs_approval: bool,
+    /// How long a call may take before it is abandoned with an error observation; `None`
+    /// uses the agent's default. Not shown to the model.
+    pub timeout_ms: Option<u32>,
+}
+
+impl ToolSpec {
+    /// A spec with a name, a description and an input schema; no approval, default timeout.
+    pub fn new(name: &str, description: &str, parameters: Value) -> Self {
+        ToolSpec {
+            name: name.into(),
+            description: description.into(),
+            parameters,
+            needs_approval: false,
+            timeout_ms: None,
+        }
+    }
+}
+
+/// Read from the JSON a page gives `registerTool` (camelCase, as JS writes it; see
+/// `crate::json` for why this is not derived). Without `parameters`, the tool takes one
+/// string called `input`.
+impl FromJson for ToolSpec {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        let o = Object::new(value, "struct ToolSpec")?;
+        Ok(ToolSpec {
+            name: o.required("name")?,
+            description: o.required("description")?,
+            parameters: o.or("parameters", string_schema("input"))?,
+            needs_approval: o.or("needsApproval", false)?,
+            timeout_ms: o.or("timeoutMs", None)?,
+        })
+    }
+}
+
+/// What the model is told: the approval and the timeout are the page's business, not its.
+impl ToJson for ToolSpec {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.object(&[
+            ("name", &self.name),
+            ("description", &self.description),
+            ("parameters", &self.parameters),
+        ]);
+    }
+}
+
+/// The schema of a tool that takes one string, called `field`.
+pub fn string_schema(field: &str) -> Value {
+    // {"type": "object", "properties": {field: {"type": "string"}}, "required": [field]}
+    let string = object(vec![("type", "string".into())]);
+    object(vec![
+        ("type", "object".into()),
+        ("properties", object(vec![(field, string)])),
+        ("required", vec![field].into()),
+    ])
+}
+
+/// Token counts reported by a provider.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Usage {
+    /// Tokens in the prompt.
+    pub prompt_tokens: u64,
+    /// Tokens generated.
+    pub completion_tokens: u64,
+}
+
+json_struct!(Usage {
+    prompt_tokens,
+    completion_tokens
+});
+
+impl std::ops::AddAssign for Usage {
+    fn add_assign(&mut self, other: Usage) {
+        self.prompt_tokens += other.prompt_tokens;
+        self.completion_tokens += other.completion_tokens;
+    }
+}

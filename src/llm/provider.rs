@@ -1,0 +1,118 @@
+//! What differs between the HTTP APIs, behind one trait: where a request goes, its headers and
+//! JSON body, and how one event of the reply's stream is decoded.
+//!
+//! Everything else about a model over HTTP (sending, retrying, reading the stream, diagnosing
+//! failures) is the same for every API and lives in [`super::http`]. A new API is one file that
+//! implements [`Provider`], plus a name in [`Api`].
+
+use super::{anthropic, openai, Request};
+
+/// Which wire format an endpoint speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Api {
+    /// OpenAI Chat Completions (and every compatible server).
+    OpenAi,
+    /// Anthropic Messages.
+    Anthropic,
+}
+
+impl Api {
+    /// `openai` or `anthropic` (and their aliases: `ollama` speaks OpenAI's API).
+    pub fn from_name(name: &str) -> Option<Api> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "openai" | "openai-compatible" | "ollama" => Some(Api::OpenAi),
+            "anthropic" | "claude" => Some(Api::Anthropic),
+            _ => None,
+        }
+    }
+
+    /// The short name.
+    pub fn name(self) -> &'static str {
+        self.provider().name()
+    }
+
+    /// The mapping of this API.
+    pub fn provider(self) -> &'static dyn Provider {
+        match self {
+            Api::OpenAi => &openai::OpenAi,
+            Api::Anthropic => &anthropic::Anthropic,
+        }
+    }
+}
+
+/// Where and how to reach a model. The key is held here and in the request's header, and
+/// nowhere else: it is not part of the model's name, of errors or of events.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The wire format.
+    pub api: Api,
+    /// e.g. `https://api.openai.com/v1`, `http://localhost:11434/v1`, `https://api.anthropic.com`.
+    pub base_url: String,
+    /// The model's name at that endpoint.
+    pub model: String,
+    /// The API key; empty for local servers that need none.
+    pub key: String,
+    /// Sampling temperature; `None` leaves the provider's default.
+    pub temperature: Option<f64>,
+    /// Most tokens per reply; `None` leaves the provider's default (Anthropic: 1024).
+    pub max_tokens: Option<u32>,
+}
+
+/// What a provider's stream decoder found in one event.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Piece {
+    /// Reply text.
+    Text(String),
+    /// A native tool call begins (its arguments follow as `ToolArgs`).
+    ToolStart {
+        /// The call's position in the reply.
+        index: usize,
+        /// The provider's id for the call.
+        id: String,
+        /// The tool's name.
+        name: String,
+    },
+    /// A fragment of a tool call's JSON arguments.
+    ToolArgs {
+        /// The call's position in the reply.
+        index: usize,
+        /// The fragment.
+        json: String,
+    },
+    /// Token counts (either may be missing; later counts replace earlier ones).
+    Usage {
+        /// Prompt tokens.
+        prompt: Option<u64>,
+        /// Completion tokens.
+        completion: Option<u64>,
+    },
+    /// The model finished its reply (a stop reason arrived); usage may still follow.
+    Finished,
+    /// The stream is complete.
+    Done,
+    /// The provider reported an error inside the stream.
+    Error(String),
+}
+
+/// One HTTP API's mapping: request out, stream in.
+pub trait Provider {
+    /// `openai` or `anthropic`: the first half of the model's name in a trajectory.
+    fn name(&self) -> &'static str;
+    /// Where requests go, from the base URL the user gave.
+    fn url(&self, base: &str) -> String;
+    /// The headers: only what is needed (every extra header must pass a CORS preflight).
+    fn headers(&self, key: &str) -> Vec<(&'static str, String)>;
+    /// The JSON body for `request`, leaving out the parameters in `dropped` (ones this
+    /// endpoint has rejected before).
+    fn body(&self, request: &Request, settings: &Settings, dropped: &[&str]) -> String;
+    /// Decodes the `data` of one stream event (or a whole JSON reply) into `pieces`.
+    fn decode(&self, data: &str, pieces: &mut Vec<Piece>) -> Result<(), String>;
+    /// The body parameters an endpoint may refuse that tao can do without (it enforces the
+    /// stop sequence itself), in the API's own spelling.
+    fn optional_parameters(&self) -> &'static [&'static str];
+    /// What to check when the endpoint cannot be reached at all, if this API has its own
+    /// advice (the generic advice is about CORS, the address and the connection).
+    fn unreachable_hint(&self) -> Option<&'static str> {
+        None
+    }
+}
