@@ -229,6 +229,15 @@ impl Agent {
             .render(trajectory, &self.tools, self.config.lang)
     }
 
+    /// The tool specs sent with the next request for `trajectory`: all of them in native tool
+    /// calling, none in the text formats (where the prompt describes the tools).
+    pub fn tool_specs(&self, trajectory: &Trajectory) -> Vec<ToolSpec> {
+        match self.format_of(trajectory).is_native() {
+            true => self.tools.specs().cloned().collect(),
+            false => Vec::new(),
+        }
+    }
+
     /// Advances `trajectory` by one step (or ends it). Runs can be resumed or forked from any
     /// trajectory: everything the step needs is in it.
     pub async fn step(&self, trajectory: &mut Trajectory, on_event: Observer<'_>) {

@@ -69,6 +69,26 @@ impl Error {
     }
 }
 
+impl ErrorKind {
+    /// The kind as JavaScript sees it (`error.kind`): `config`, `model`, `format`, `aborted`,
+    /// `network`, `auth`, `not_found`, `too_long`, `rate_limited`, `server`, `tools_rejected`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::Config => "config",
+            ErrorKind::Model => "model",
+            ErrorKind::Format => "format",
+            ErrorKind::Aborted => "aborted",
+            ErrorKind::Network => "network",
+            ErrorKind::Auth => "auth",
+            ErrorKind::NotFound => "not_found",
+            ErrorKind::TooLong => "too_long",
+            ErrorKind::RateLimited => "rate_limited",
+            ErrorKind::Server => "server",
+            ErrorKind::ToolsRejected => "tools_rejected",
+        }
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)

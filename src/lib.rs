@@ -55,6 +55,7 @@ pub mod http;
 mod json;
 pub mod llm;
 pub mod scenarios;
+pub mod settings;
 pub mod to_json;
 pub mod tools;
 pub mod trajectory;

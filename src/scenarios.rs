@@ -85,36 +85,6 @@ impl Scenario {
     }
 }
 
-/// Builds the offline agent for `scenario`: its tools and the scripted model following its
-/// policy, streaming with `delay_ms` between deltas. `config` says the format and language; its
-/// `max_steps` is replaced by the scenario's own when it has one.
-pub fn offline_agent(
-    scenario: &Scenario,
-    mut config: crate::agent::Config,
-    delay_ms: u32,
-    host: std::rc::Rc<dyn crate::host::Host>,
-) -> Result<crate::agent::Agent, Error> {
-    use crate::llm::scripted::{Policy, Scripted};
-    if let Some(max_steps) = scenario.max_steps {
-        config.max_steps = max_steps;
-    }
-    let tools = crate::tools::builtin(&scenario.tools, config.lang.name())?;
-    let mut model = Scripted::new(
-        &scenario.name,
-        Policy::Rules(scenario.policy.clone()),
-        config.format,
-        config.lang,
-        host.clone(),
-    );
-    model.delay_ms = delay_ms;
-    Ok(crate::agent::Agent::new(
-        config,
-        Box::new(model),
-        tools,
-        host,
-    ))
-}
-
 #[cfg(test)]
 mod tests {
     #[test]

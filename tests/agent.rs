@@ -7,7 +7,7 @@ use tao_agent::host::{block_on, NativeHost};
 use tao_agent::llm::scripted::{Policy, Scripted};
 use tao_agent::llm::Role;
 use tao_agent::tools::{FnTool, Registry, ToolError, ToolOutput, ToolSpec};
-use tao_agent::{scenarios, Agent, Config, Event, StopReason};
+use tao_agent::{scenarios, settings, Agent, Config, Event, StopReason};
 
 fn replay(replies: &[&str], tools: Registry, config: Config) -> Agent {
     let host = Rc::new(NativeHost::default());
@@ -281,7 +281,7 @@ fn every_scenario_ends_as_designed_in_both_languages() {
     for (name, tool) in [("units", "\"units\""), ("code", "\"run_js\"")] {
         let scenario = scenarios::get(name).unwrap();
         let host = Rc::new(NativeHost::default());
-        let missing = scenarios::offline_agent(&scenario, Config::default(), 0, host)
+        let missing = settings::offline_agent(&scenario, Config::default(), 0, host)
             .err()
             .expect("needs a page tool");
         assert!(missing.message.contains(tool), "{}", missing.message);
@@ -297,7 +297,7 @@ fn every_scenario_ends_as_designed_in_both_languages() {
                     ..Config::default()
                 };
                 let agent =
-                    scenarios::offline_agent(&scenario, config, 0, Rc::new(NativeHost::default()))
+                    settings::offline_agent(&scenario, config, 0, Rc::new(NativeHost::default()))
                         .unwrap();
                 let t = block_on(agent.run(scenario.task(lang), &mut |_| {}));
                 assert_eq!(
@@ -316,7 +316,7 @@ fn scenario_answers_are_right() {
     let run = |name: &str| {
         let scenario = scenarios::get(name).unwrap();
         let format = Format::from_name(&scenario.format).unwrap();
-        let agent = scenarios::offline_agent(
+        let agent = settings::offline_agent(
             &scenario,
             Config {
                 format,
@@ -370,7 +370,7 @@ fn the_scripted_model_plays_native_tool_calling() {
         ..Config::default()
     };
     let agent =
-        scenarios::offline_agent(&scenario, config, 0, Rc::new(NativeHost::default())).unwrap();
+        settings::offline_agent(&scenario, config, 0, Rc::new(NativeHost::default())).unwrap();
     let t = block_on(agent.run(scenario.task(Lang::En), &mut |_| {}));
     assert_eq!(t.stop.as_ref().map(|s| s.reason), Some(StopReason::Answer));
     assert_eq!(t.react_format, "tools");

@@ -633,14 +633,19 @@ fn assert_switched_prompt(body: &Value, steps: usize) {
     assert!(system.contains("Action Input:"), "{system}");
     assert!(system.contains("[search]"), "{system}");
     assert_eq!(messages[1]["content"], "Question: Q?");
-    assert!(messages.iter().all(|m| m.get("tool_calls").is_none() && m["role"] != "tool"));
+    assert!(messages
+        .iter()
+        .all(|m| m.get("tool_calls").is_none() && m["role"] != "tool"));
     let turns: Vec<&str> = messages
         .iter()
         .filter(|m| m["role"] == "assistant")
         .map(|m| m["content"].as_str().unwrap())
         .collect();
     assert_eq!(turns.len(), steps);
-    assert!(turns.iter().all(|t| t.contains("Action: search")), "{turns:?}");
+    assert!(
+        turns.iter().all(|t| t.contains("Action: search")),
+        "{turns:?}"
+    );
 }
 
 #[test]

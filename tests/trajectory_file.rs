@@ -3,11 +3,11 @@
 use std::rc::Rc;
 use tao_agent::format::{Format, Lang};
 use tao_agent::host::{block_on, NativeHost};
-use tao_agent::{scenarios, Config, Trajectory};
+use tao_agent::{scenarios, settings, Config, Trajectory};
 
 fn sample() -> Trajectory {
     let scenario = scenarios::get("water").unwrap();
-    let agent = scenarios::offline_agent(
+    let agent = settings::offline_agent(
         &scenario,
         Config::default(),
         0,

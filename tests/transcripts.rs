@@ -16,7 +16,7 @@ use std::rc::Rc;
 use tao_agent::format::{Format, Lang};
 use tao_agent::host::{block_on, NativeHost};
 use tao_agent::llm::scripted::{Policy, Scripted};
-use tao_agent::{scenarios, Agent, Config};
+use tao_agent::{scenarios, settings, Agent, Config};
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/transcripts");
 
@@ -59,7 +59,7 @@ fn run_case(name: &str, head: &str) -> String {
         };
         let scenario = scenarios::get(scenario.trim_end_matches("-zh")).unwrap();
         let format = Format::from_name(&scenario.format).unwrap();
-        let agent = scenarios::offline_agent(
+        let agent = settings::offline_agent(
             &scenario,
             Config {
                 format,

@@ -25,10 +25,10 @@ mod cli {
     use std::process::ExitCode;
     use std::rc::Rc;
     use tao_agent::format::parse::{self, ParseOptions, Style};
-    use tao_agent::format::{Format, Lang};
+    use tao_agent::format::Lang;
     use tao_agent::host::{block_on, NativeHost};
-    use tao_agent::llm::Role;
-    use tao_agent::{scenarios, Config, Trajectory};
+    use tao_agent::settings::{Parts, Settings};
+    use tao_agent::{scenarios, Trajectory};
 
     const USAGE: &str = "usage:
       tao parse --format mrkl|paper|json [--final-marker M] [--tools a,b] < reply.txt
@@ -108,36 +108,39 @@ mod cli {
     }
 
     fn run_command(args: &[String]) -> Result<(), String> {
-        let name = flag(args, "--scenario")
-            .ok_or("tao run needs --scenario NAME (see `tao scenarios`)")?;
-        let scenario = scenarios::get(name).map_err(|e| e.message)?;
-        let lang = match flag(args, "--lang") {
-            Some(l) => {
-                Lang::from_name(l).ok_or(format!("unknown language \"{l}\"; use en or zh"))?
+        // The flags are the page's settings under other names, read by the same code.
+        let mut settings = serde_json::Map::new();
+        for (flag_name, option) in [
+            ("--scenario", "scenario"),
+            ("--format", "format"),
+            ("--lang", "lang"),
+        ] {
+            if let Some(value) = flag(args, flag_name) {
+                settings.insert(option.into(), value.into());
             }
-            None => Lang::En,
-        };
-        let format_name = flag(args, "--format").unwrap_or(&scenario.format);
-        let format = Format::from_name(format_name).ok_or(format!(
-            "unknown format \"{format_name}\"; use mrkl, paper, tools or auto"
-        ))?;
-        let config = Config {
-            format,
-            lang,
-            ..Config::default()
-        };
-        let task = flag(args, "--task")
-            .map(str::to_string)
-            .unwrap_or_else(|| scenario.task(lang).to_string());
-        let mut agent =
-            scenarios::offline_agent(&scenario, config, 0, Rc::new(NativeHost::default()))
-                .map_err(|e| e.message)?;
-        // Given last, so it wins over the scenario's own step budget.
+        }
         if let Some(n) = flag(args, "--max-steps") {
-            agent.config.max_steps = n
+            let n: u32 = n
                 .parse()
                 .map_err(|_| format!("--max-steps takes a whole number, not \"{n}\""))?;
+            settings.insert("maxSteps".into(), n.into());
         }
+        let settings = Settings::from_json(&settings.into()).map_err(|e| e.message)?;
+        let scenario = settings
+            .scenario
+            .clone()
+            .ok_or("tao run needs --scenario NAME (see `tao scenarios`)")?;
+        let task = flag(args, "--task")
+            .map(str::to_string)
+            .unwrap_or_else(|| scenario.task(settings.config.lang).to_string());
+        let agent = settings
+            .agent(Parts {
+                host: Rc::new(NativeHost::default()),
+                transport: None,
+                tools: Vec::new(),
+                model: None,
+            })
+            .map_err(|e| e.message)?;
         let trajectory = block_on(agent.run(&task, &mut |_| {}));
         if args.iter().any(|a| a == "--show-prompts") {
             print_prompts(&agent, &trajectory);
@@ -158,13 +161,7 @@ mod cli {
             before.steps.truncate(k);
             println!("──────── prompt for step {} ────────", k + 1);
             for message in agent.prompt(&before) {
-                let role = match message.role {
-                    Role::System => "system",
-                    Role::User => "user",
-                    Role::Assistant => "assistant",
-                    Role::Tool => "tool",
-                };
-                println!("[{role}]\n{}", message.content);
+                println!("[{}]\n{}", message.role.name(), message.content);
                 for call in &message.tool_calls {
                     println!("(calls {} with {})", call.name, call.arguments);
                 }

@@ -24,9 +24,10 @@ use crate::trajectory::Trajectory;
 use serde_json::Value;
 
 /// A prompt format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Format {
     /// `Thought / Action / Action Input / Observation / Final Answer`.
+    #[default]
     Mrkl,
     /// `Thought n / Action n: Tool[input] / Observation n`, `Finish[answer]`.
     Paper,

@@ -1,0 +1,194 @@
+//! The `Agent` class: settings checked at construction, JS tools registered on it, and each
+//! `run` building a fresh loop from them (so runs do not share tool state).
+
+use super::fetch::WebTransport;
+use super::host::WebHost;
+use super::js_model::JsModel;
+use super::js_tool::JsTool;
+use super::{get, js_error, to_js};
+use crate::agent::Agent;
+use crate::chat::ToolSpec;
+use crate::error::Error;
+use crate::json::FromJson;
+use crate::llm::Model;
+use crate::settings::{Parts, Settings};
+use crate::tools::Tool;
+use js_sys::{Function, Promise, JSON};
+use serde_json::Value;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+/// A ReAct agent.
+#[wasm_bindgen(js_name = Agent)]
+pub struct JsAgent {
+    settings: Settings,
+    /// The `model` setting when it is a JS function (JSON cannot carry it).
+    model: Option<Function>,
+    js_tools: Rc<RefCell<Vec<JsTool>>>,
+}
+
+#[wasm_bindgen(js_class = Agent)]
+impl JsAgent {
+    /// A new agent; throws an Error naming any setting it cannot use.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "AgentConfig | undefined")] config: JsValue,
+    ) -> Result<JsAgent, JsValue> {
+        let model = get(&config, "model").dyn_into::<Function>().ok();
+        let settings = read_settings(&config)
+            .and_then(|s| s.require_model(model.is_some()).map(|()| s))
+            .map_err(|e| js_error(&e))?;
+        Ok(JsAgent {
+            settings,
+            model,
+            js_tools: Rc::default(),
+        })
+    }
+
+    /// Adds a tool implemented in JavaScript: `fn(input)` returns the observation (a string,
+    /// `{observation, fuel}`, or a value shown as JSON), or a Promise of it; a thrown error
+    /// becomes an observation. `input` is checked against `parameters` first; a tool declared
+    /// without `parameters` receives the input unchecked, as the model wrote it.
+    #[wasm_bindgen(js_name = registerTool)]
+    pub fn register_tool(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ToolSpecInit")] spec: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "(input: unknown) => unknown")] function: Function,
+    ) -> Result<(), JsValue> {
+        let value = json_of(&spec);
+        let unchecked = value.get("parameters").is_none();
+        let spec = ToolSpec::from_value(&value).map_err(|e| {
+            js_error(&Error::config(format!(
+                "registerTool needs {{name, description, parameters?}}: {e}"
+            )))
+        })?;
+        if spec.name.trim().is_empty() || spec.name.contains(char::is_whitespace) {
+            return Err(js_error(&Error::config(
+                "registerTool: the tool name must be one word, e.g. \"search_docs\"",
+            )));
+        }
+        let mut tools = self.js_tools.borrow_mut();
+        tools.retain(|t| !t.spec.name.eq_ignore_ascii_case(&spec.name));
+        tools.push(JsTool {
+            spec,
+            function,
+            unchecked,
+        });
+        Ok(())
+    }
+
+    /// What the model receives at the first step of `task`: the messages, and the tool specs
+    /// sent alongside them in native tool calling (empty in the text formats, where the tools
+    /// are described in the messages). This is exactly how the model sees the tools.
+    #[wasm_bindgen(unchecked_return_type = "{ messages: TaoMessage[]; tools: ToolSpecInit[] }")]
+    pub fn prompt(&self, task: String) -> Result<JsValue, JsValue> {
+        let agent = self.build(None, None).map_err(|e| js_error(&e))?;
+        let trajectory = agent.start(&task);
+        let messages = agent.prompt(&trajectory);
+        let tools = agent.tool_specs(&trajectory);
+        to_js(&crate::to_json::Object(&[
+            ("messages", &messages),
+            ("tools", &tools),
+        ]))
+        .map_err(JsValue::from)
+    }
+
+    /// Runs `task`; resolves with the trajectory (also when aborted or when the model fails:
+    /// `stop.reason` says which), and calls `onEvent` for each event as the run streams.
+    #[wasm_bindgen(unchecked_return_type = "Promise<Trajectory>")]
+    pub fn run(
+        &self,
+        task: String,
+        #[wasm_bindgen(unchecked_param_type = "RunOptions | undefined")] options: JsValue,
+    ) -> Promise {
+        let on_event = get(&options, "onEvent").dyn_into::<Function>().ok();
+        let signal = get(&options, "signal")
+            .dyn_into::<web_sys::AbortSignal>()
+            .ok();
+        let approve = get(&options, "approve").dyn_into::<Function>().ok();
+        // The loop is assembled before the future starts, so the future holds only what the
+        // run needs (size: every value an async block holds is part of its state machine).
+        let agent = match self.build(signal.clone(), approve) {
+            Ok(agent) => agent,
+            Err(e) => return Promise::reject(&js_error(&e)),
+        };
+        future_to_promise(async move {
+            // The AbortSignal sets the loop's abort flag; the closure must live as long as the
+            // run, so it is kept here and removed at the end.
+            let abort = agent.abort.clone();
+            let listener = Closure::<dyn FnMut()>::new(move || abort.abort());
+            if let Some(signal) = &signal {
+                let _ = signal
+                    .add_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
+            }
+            if signal.as_ref().is_some_and(|s| s.aborted()) {
+                agent.abort.abort();
+            }
+            let trajectory = agent
+                .run(&task, &mut |event| {
+                    // Converted only when someone listens; an exception in the page's handler
+                    // must not stop the agent.
+                    if let Some(f) = &on_event {
+                        if let Ok(value) = to_js(event) {
+                            let _ = f.call1(&JsValue::NULL, &value);
+                        }
+                    }
+                })
+                .await;
+            if let Some(signal) = &signal {
+                let _ = signal.remove_event_listener_with_callback(
+                    "abort",
+                    listener.as_ref().unchecked_ref(),
+                );
+            }
+            to_js(&trajectory).map_err(JsValue::from)
+        })
+    }
+}
+
+impl JsAgent {
+    /// The loop for one run: the settings, with the page's fetch, JS tools and JS model.
+    fn build(
+        &self,
+        signal: Option<web_sys::AbortSignal>,
+        approve: Option<Function>,
+    ) -> Result<Agent, Error> {
+        let tools = self.js_tools.borrow();
+        let model = self.model.clone().map(|function| {
+            Box::new(JsModel {
+                function,
+                signal: signal.clone(),
+            }) as Box<dyn Model>
+        });
+        self.settings.agent(Parts {
+            host: Rc::new(WebHost { approve }),
+            transport: Some(Rc::new(WebTransport { signal })),
+            tools: tools
+                .iter()
+                .map(|t| Rc::new(t.clone()) as Rc<dyn Tool>)
+                .collect(),
+            model,
+        })
+    }
+}
+
+/// Reads `new Agent(config)`'s settings: the object as JSON (a `model` function aside).
+pub(crate) fn read_settings(config: &JsValue) -> Result<Settings, Error> {
+    if !(config.is_undefined() || config.is_null() || config.is_object()) {
+        return Err(Error::config(
+            "the settings must be an object, e.g. {scenario: \"apple-ceo\"}",
+        ));
+    }
+    Settings::from_json(&json_of(config))
+}
+
+/// A JS value as JSON (functions and `undefined` fields left out, as `JSON.stringify` does).
+fn json_of(value: &JsValue) -> Value {
+    JSON::stringify(value)
+        .ok()
+        .and_then(|s| s.as_string())
+        .and_then(|s| serde_json::from_str(&s).ok())
+        .unwrap_or_default()
+}

@@ -1,0 +1,66 @@
+//! The browser as the loop's [`Host`]: `performance.now()` for the clock, `setTimeout` for the
+//! timer, and the page's `approve` callback for tools that need a yes before they run.
+
+use super::{get, to_js};
+use crate::host::{Host, LocalBoxFuture};
+use js_sys::{Function, Promise};
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+/// The browser's clock and timer, and the page's way of asking the user.
+pub(crate) struct WebHost {
+    /// `approve({tool, input})` from `run`'s options; without it, tools that need approval are
+    /// denied.
+    pub(crate) approve: Option<Function>,
+}
+
+impl Host for WebHost {
+    fn now_ms(&self) -> f64 {
+        // performance.now() where there is one (pages, workers), else Date.now().
+        let performance = get(&js_sys::global(), "performance");
+        get(&performance, "now")
+            .dyn_into::<Function>()
+            .ok()
+            .and_then(|now| now.call0(&performance).ok())
+            .and_then(|v| v.as_f64())
+            .unwrap_or_else(js_sys::Date::now)
+    }
+
+    fn sleep(&self, ms: u32) -> LocalBoxFuture<'static, ()> {
+        let promise = Promise::new(&mut |resolve, _reject| {
+            if let Ok(set_timeout) = get(&js_sys::global(), "setTimeout").dyn_into::<Function>() {
+                let _ = set_timeout.call2(&JsValue::NULL, &resolve, &JsValue::from(ms));
+            } else {
+                let _ = resolve.call0(&JsValue::NULL);
+            }
+        });
+        Box::pin(async move {
+            let _ = JsFuture::from(promise).await;
+        })
+    }
+
+    fn approve(&self, tool: &str, input: &Value) -> LocalBoxFuture<'static, bool> {
+        let Some(approve) = self.approve.clone() else {
+            return Box::pin(std::future::ready(false));
+        };
+        let request = to_js(&crate::to_json::Object(&[
+            ("tool", &tool),
+            ("input", input),
+        ]));
+        Box::pin(async move {
+            // Anything but a clear yes (a throw, a rejection, a non-true value) is a no.
+            let Some(answer) = request
+                .ok()
+                .and_then(|r| approve.call1(&JsValue::NULL, &r).ok())
+            else {
+                return false;
+            };
+            let answer = match answer.dyn_into::<Promise>() {
+                Ok(promise) => JsFuture::from(promise).await.unwrap_or(JsValue::FALSE),
+                Err(value) => value,
+            };
+            answer.as_bool() == Some(true)
+        })
+    }
+}

@@ -1,0 +1,96 @@
+/** Settings of an Agent; every field is optional. */
+export interface AgentConfig {
+  /** Prompt format: "mrkl" (Thought/Action/Action Input), "paper" (Action n: Tool[input]), "tools" (native tool calling) or "auto" (native, falling back to mrkl). Default: the scenario's, else "mrkl". */
+  format?: "mrkl" | "paper" | "tools" | "auto";
+  /** Prompt language. Default "en". */
+  lang?: "en" | "zh";
+  /** Steps before the run stops without an answer. Default 8 (or the scenario's). */
+  maxSteps?: number;
+  /** How often an unreadable reply is asked again before it becomes a repair observation. Default 1. */
+  retries?: number;
+  /** A built-in scenario: its tools, and (without a provider or `model` function) its scripted model. */
+  scenario?: string;
+  /** Tools to enable: the built-ins "search", "lookup", "calculator", "search_docs", and names of tools added with registerTool. Default: the scenario's. */
+  tools?: string[];
+  /** Replies for the scripted model to replay in order (deterministic replay, no key). */
+  replies?: string[];
+  /** Milliseconds between streamed deltas of the scripted model. Default 0. */
+  delayMs?: number;
+  /** Where the model runs: "scripted" (offline, default), "openai" (any OpenAI-compatible endpoint), "ollama" (OpenAI-compatible at http://localhost:11434/v1) or "anthropic". */
+  provider?: "scripted" | "openai" | "ollama" | "anthropic";
+  /** The provider's base URL. Default https://api.openai.com/v1, http://localhost:11434/v1 or https://api.anthropic.com. */
+  baseUrl?: string;
+  /** The model: its name at the provider (e.g. "gpt-4o-mini"), or a JS function that plays the model. */
+  model?: string | JsModelFunction;
+  /** The API key. Kept in memory, sent only in the provider's auth header; never in events, trajectories or errors. */
+  apiKey?: string;
+  /** Sampling temperature. Default: the provider's. */
+  temperature?: number;
+  /** Most tokens per reply. Default: the provider's (Anthropic: 1024). */
+  maxTokens?: number;
+  /** What the `search_docs` tool searches: a list of pages, or the URL of a JSON file of them (fetched at the first search). Enable the tool with tools: [..., "search_docs"] */
+  docs?: { title: string; url: string; text: string }[] | string;
+  /** Where `search` and `lookup` read: "en" or "zh" (that Wikipedia), or a MediaWiki api.php URL. Default: the built-in offline pages. The API is called with origin=* (CORS). */
+  wiki?: string;
+  /** Milliseconds a tool call may take before it is abandoned with an error observation (a tool's own `timeoutMs` wins). Default 30000. */
+  toolTimeoutMs?: number;
+}
+/** A model in JS: stream with `onDelta` (it returns false when tao has read enough) and/or return the reply. */
+export type JsModelFunction = (messages: TaoMessage[], options: {
+  stop: string[]; tools: ToolSpecInit[]; signal: AbortSignal; onDelta: (text: string) => boolean;
+}) => JsModelReply | Promise<JsModelReply>;
+export type JsModelReply = string | void | {
+  text?: string; toolCalls?: { id?: string; name: string; arguments: object | string }[];
+  usage?: { promptTokens: number; completionTokens: number };
+};
+/** What testConnection found. */
+export interface ConnectionReport {
+  model: string; reply: string; deltas: number; first_token_ms: number | null; total_ms: number;
+  usage: { prompt_tokens: number; completion_tokens: number } | null; notes: string[];
+}
+export interface TaoMessage {
+  role: "system" | "user" | "assistant" | "tool"; content: string;
+  tool_calls?: { id: string; name: string; arguments: unknown }[]; tool_call_id?: string;
+}
+/** A tool: `parameters` is the JSON Schema of its input (inputs are checked against it before the call; without it, the model is told the tool takes one string, and the function receives the input unchecked, as the model wrote it: a string, or parsed JSON). */
+export interface ToolSpecInit { name: string; description: string; parameters?: object; needsApproval?: boolean; timeoutMs?: number; }
+/** What a tool function may return: the observation, or the observation with the fuel a sandboxed tool burned. */
+export type ToolResult = string | { observation: string; fuel?: number } | unknown;
+export interface RunOptions {
+  onEvent?: (event: TaoEvent) => void; signal?: AbortSignal;
+  /** Asked before each call of a tool with `needsApproval`; resolve true to run it. Without it, such calls are denied. */
+  approve?: (request: { tool: string; input: unknown }) => boolean | Promise<boolean>;
+}
+export type TaoEvent =
+  | { type: "step"; index: number }
+  | { type: "token"; index: number; text: string }
+  | { type: "thought"; index: number; text: string }
+  | { type: "action"; index: number; tool: string; input: unknown }
+  | { type: "approval"; index: number; tool: string; approved: boolean }
+  | { type: "observation"; index: number; text: string; fuel: number | null }
+  | { type: "repair"; index: number; why: string; message: string }
+  | { type: "note"; index: number; text: string }
+  | { type: "switch"; index: number; from: string; to: string; why: string }
+  | { type: "answer"; index: number; text: string }
+  | { type: "stopped"; reason: StopReason; message: string | null };
+export type StopReason = "answer" | "max_steps" | "aborted" | "error";
+export interface TaoStep {
+  index: number; thought: string; action: { tool: string; input: unknown } | null;
+  answer: string | null; observation: string | null; raw: string;
+  repair: { why: string; message: string } | null; notes: string[];
+  retries: { raw: string; why: string; message: string }[];
+  timing: { model_ms: number; tool_ms: number; first_token_ms: number | null };
+  usage: { prompt_tokens: number; completion_tokens: number } | null;
+  saved_chars: number; switch: { from: string; to: string; why: string } | null;
+  approved: boolean | null; fuel: number | null;
+}
+export interface Trajectory {
+  format: "tao-trajectory"; version: 1; task: string; react_format: string; lang: string; model: string;
+  steps: TaoStep[]; answer: string | null; stop: { reason: StopReason; message: string | null } | null;
+  stats: { n_calls: number; n_badcalls: number; steps: number; elapsed_ms: number; prompt_tokens: number; completion_tokens: number; saved_chars: number };
+}
+export interface ScenarioInfo { name: string; title: string; description: string; task: string; format: "mrkl" | "paper"; maxSteps: number | null; tools: string[]; }
+/** A provider over HTTP, as `providers()` lists them. */
+export interface ProviderInfo { name: "openai" | "ollama" | "anthropic"; baseUrl: string; model: string; needsKey: boolean; }
+/** What kind of failure an Error thrown by tao is (`error.kind`). */
+export type TaoErrorKind = "config" | "model" | "format" | "aborted" | "network" | "auth" | "not_found" | "too_long" | "rate_limited" | "server" | "tools_rejected";

@@ -1,0 +1,473 @@
+//! Settings: what an agent is built from, read once and checked.
+//!
+//! The page's `new Agent({...})`, the `tao` command line and the offline scenarios all describe
+//! an agent the same way, as one JSON object (`{"scenario": "apple-ceo", "format": "paper"}`),
+//! and all of them build it here, so a setting means the same thing everywhere and is checked
+//! in one place. A misspelled option (`maxStep`), an unknown built-in tool or a value of the
+//! wrong type is an error that names it and lists what is valid, never silently ignored.
+//!
+//! Building an agent needs a few things only the host has: the clock, the way to reach the
+//! network (the browser's `fetch`), the tools made in JavaScript and a model played by a JS
+//! function. They come in as [`Parts`]; everything else is decided here, in pure Rust.
+
+use crate::agent::{Agent, Config};
+use crate::error::Error;
+use crate::format::{Format, Lang};
+use crate::host::Host;
+use crate::http::Transport;
+use crate::json::FromJson;
+use crate::llm::http::HttpModel;
+use crate::llm::provider::{Api, Settings as Endpoint};
+use crate::llm::scripted::{Policy, Scripted};
+use crate::llm::Model;
+use crate::scenarios::{self, Scenario};
+use crate::tools::docs::{self, Doc};
+use crate::tools::wikipedia::{self, Wiki};
+use crate::tools::{Registry, Tool};
+use serde_json::{Map, Value};
+use std::rc::Rc;
+
+/// Every option `new Agent({...})` takes, in the order the TypeScript declarations list them.
+pub const OPTIONS: &[&str] = &[
+    "format",
+    "lang",
+    "maxSteps",
+    "retries",
+    "scenario",
+    "tools",
+    "replies",
+    "delayMs",
+    "provider",
+    "baseUrl",
+    "model",
+    "apiKey",
+    "temperature",
+    "maxTokens",
+    "docs",
+    "wiki",
+    "toolTimeoutMs",
+];
+
+/// A provider the page offers, with what it needs.
+pub struct Provider {
+    /// The `provider` setting.
+    pub name: &'static str,
+    /// The base URL used when none is given.
+    pub base_url: &'static str,
+    /// A model name to show as an example.
+    pub model: &'static str,
+    /// Whether a request without a key is refused before it is sent (a local server needs
+    /// none; OpenAI's and Anthropic's own endpoints always do).
+    pub needs_key: bool,
+}
+
+/// The providers over HTTP, in menu order (the scripted model needs no entry: it is the
+/// default when none is given).
+pub const PROVIDERS: &[Provider] = &[
+    Provider {
+        name: "openai",
+        base_url: "https://api.openai.com/v1",
+        model: "gpt-4o-mini",
+        needs_key: true,
+    },
+    Provider {
+        name: "ollama",
+        base_url: "http://localhost:11434/v1",
+        model: "llama3.2",
+        needs_key: false,
+    },
+    Provider {
+        name: "anthropic",
+        base_url: "https://api.anthropic.com",
+        model: "claude-sonnet-4-5",
+        needs_key: true,
+    },
+];
+
+/// The tools built into the core, by the names `tools` takes.
+pub const BUILTIN_TOOLS: &[&str] = &["search", "lookup", "calculator", "search_docs"];
+
+/// What `search_docs` searches: the embedder's pages, or the URL of a JSON file of them.
+#[derive(Clone, Debug)]
+pub enum Docs {
+    /// Given in the settings.
+    Given(Vec<Doc>),
+    /// Fetched at the first search.
+    At(String),
+}
+
+/// Everything an agent is built from, checked.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    /// Format, language and budgets of the loop.
+    pub config: Config,
+    /// A built-in scenario: its tools, its format and budget, and (with no other model) its
+    /// scripted model.
+    pub scenario: Option<Scenario>,
+    /// The tools to enable, by name (built-ins, and the names of tools the host makes);
+    /// `None` means the scenario's.
+    pub tools: Option<Vec<String>>,
+    /// Milliseconds between the scripted model's streamed deltas.
+    pub delay_ms: u32,
+    /// Replies for the scripted model to replay in order.
+    pub replies: Option<Vec<String>>,
+    /// A provider over HTTP (its key included: this struct is never serialised or logged).
+    pub endpoint: Option<Endpoint>,
+    /// The MediaWiki that `search` and `lookup` read, instead of the built-in pages.
+    pub wiki: Option<Wiki>,
+    /// What `search_docs` searches.
+    pub docs: Option<Docs>,
+}
+
+/// What only the host can supply to build an agent.
+pub struct Parts {
+    /// The clock, the timer and the person who approves tool calls.
+    pub host: Rc<dyn Host>,
+    /// How the wiki, a documents URL and a provider are reached (`fetch` in a page); `None`
+    /// where there is no network (then those settings are an error).
+    pub transport: Option<Rc<dyn Transport>>,
+    /// Tools made by the host (JavaScript functions), registered after the built-ins: a name
+    /// they share with a built-in is theirs.
+    pub tools: Vec<Rc<dyn Tool>>,
+    /// A model played by the host (a JavaScript function), used unless a provider is set.
+    pub model: Option<Box<dyn Model>>,
+}
+
+impl Settings {
+    /// Reads a settings object (a `model` that is a JavaScript function is not in it: JSON
+    /// cannot carry one, and the host keeps it).
+    pub fn from_json(value: &Value) -> Result<Settings, Error> {
+        let object = match value {
+            Value::Object(map) => map,
+            Value::Null => &Map::new(),
+            _ => {
+                return Err(Error::config(
+                    "the settings must be an object, e.g. {scenario: \"apple-ceo\"}",
+                ))
+            }
+        };
+        if let Some(key) = object.keys().find(|k| !OPTIONS.contains(&k.as_str())) {
+            return Err(Error::config(format!(
+                "unknown option \"{key}\"; the options are: {}",
+                OPTIONS.join(", ")
+            )));
+        }
+        let read = Reader(object);
+        let mut s = Settings {
+            scenario: read
+                .text("scenario")?
+                .map(|n| scenarios::get(&n))
+                .transpose()?,
+            ..Settings::default()
+        };
+        if let Some(scenario) = &s.scenario {
+            s.config.format = Format::from_name(&scenario.format).unwrap_or_default();
+            s.config.max_steps = scenario.max_steps.unwrap_or(s.config.max_steps);
+        }
+        if let Some(name) = read.text("format")? {
+            s.config.format = Format::from_name(&name).ok_or_else(|| {
+                Error::config(format!(
+                    "unknown format \"{name}\"; use \"mrkl\", \"paper\", \"tools\" or \"auto\""
+                ))
+            })?;
+        }
+        if let Some(name) = read.text("lang")? {
+            s.config.lang = Lang::from_name(&name).ok_or_else(|| {
+                Error::config(format!("unknown lang \"{name}\"; use \"en\" or \"zh\""))
+            })?;
+        }
+        if let Some(n) = read.whole("maxSteps")? {
+            if n == 0 {
+                return Err(Error::config("maxSteps must be at least 1"));
+            }
+            s.config.max_steps = n;
+        }
+        if let Some(n) = read.whole("toolTimeoutMs")? {
+            s.config.tool_timeout_ms = n.max(1);
+        }
+        if let Some(n) = read.whole("retries")? {
+            s.config.retries = n.min(5);
+        }
+        s.delay_ms = read.whole("delayMs")?.unwrap_or(0);
+        s.tools = read.texts("tools", "tools must be an array of tool names")?;
+        s.replies = read.texts("replies", "replies must be an array of strings")?;
+        s.wiki = read
+            .text("wiki")?
+            .map(|setting| Wiki::parse(&setting, s.config.lang.name()))
+            .transpose()?;
+        s.docs = read_docs(object.get("docs"))?;
+        s.endpoint = read_endpoint(&read)?;
+        Ok(s)
+    }
+
+    /// Checks that something will play the model: a provider, the host's model (a JavaScript
+    /// function, when `host_model`), scripted replies or a scenario.
+    pub fn require_model(&self, host_model: bool) -> Result<(), Error> {
+        match self.scenario.is_some() || host_model || self.replies.is_some() || self.endpoint.is_some() {
+            true => Ok(()),
+            false => Err(Error::config(
+                "give a provider, a model function, a scenario or replies (for the offline scripted model)",
+            )),
+        }
+    }
+
+    /// The tools this agent will have, by name: the setting, else the scenario's.
+    pub fn tool_names(&self) -> Vec<String> {
+        self.tools
+            .clone()
+            .or_else(|| self.scenario.as_ref().map(|s| s.tools.clone()))
+            .unwrap_or_default()
+    }
+
+    /// Builds the agent: the built-in tools asked for, then the host's; the model from the
+    /// provider, else the host's model, else the scripted replies, else the scenario's policy.
+    pub fn agent(&self, parts: Parts) -> Result<Agent, Error> {
+        let Parts {
+            host,
+            transport,
+            tools: host_tools,
+            model: host_model,
+        } = parts;
+        let network = |what: &str| {
+            transport.clone().ok_or_else(|| {
+                Error::config(format!(
+                    "{what} needs the network, which this host does not give"
+                ))
+            })
+        };
+        let names = self.tool_names();
+        let is_host_tool = |name: &str| {
+            host_tools
+                .iter()
+                .any(|t| t.spec().name.eq_ignore_ascii_case(name))
+        };
+        for name in &names {
+            if !BUILTIN_TOOLS.contains(&name.as_str()) && !is_host_tool(name) {
+                return Err(Error::config(format!(
+                    "unknown tool \"{name}\"; the built-in tools are: {} (tools made in JS are added with registerTool before the run)",
+                    BUILTIN_TOOLS.join(", ")
+                )));
+            }
+        }
+        // The built-ins asked for and not replaced by a host tool; `search_docs` is made below
+        // from the documents.
+        let builtin: Vec<String> = names
+            .iter()
+            .filter(|name| !is_host_tool(name) && name.as_str() != "search_docs")
+            .cloned()
+            .collect();
+        let lang = self.config.lang;
+        let mut tools: Registry = crate::tools::builtin(&builtin, lang.name())?;
+        if names.iter().any(|n| n == "search_docs") && !is_host_tool("search_docs") {
+            match &self.docs {
+                Some(Docs::Given(list)) => tools.register(docs::tool(list.clone())),
+                Some(Docs::At(url)) => {
+                    tools.register(docs::tool_from_url(url, network("docs from a URL")?))
+                }
+                None => return Err(Error::config(
+                    "search_docs needs the documents to search: set docs to a list of {title, url, text} or to the URL of a JSON file of them",
+                )),
+            }
+        }
+        // `search` and `lookup` over a live MediaWiki replace the built-in pages' versions.
+        if let Some(wiki) = &self.wiki {
+            for tool in wikipedia::tools(wiki.clone(), network("wiki")?) {
+                if builtin
+                    .iter()
+                    .any(|n| n.eq_ignore_ascii_case(&tool.spec().name))
+                {
+                    tools.register(tool);
+                }
+            }
+        }
+        for tool in host_tools {
+            tools.register(tool);
+        }
+        let model: Box<dyn Model> =
+            match (&self.endpoint, host_model, &self.replies, &self.scenario) {
+                (Some(endpoint), _, _, _) => Box::new(HttpModel::new(
+                    endpoint.clone(),
+                    network("a provider")?,
+                    host.clone(),
+                )),
+                (None, Some(model), _, _) => model,
+                (None, None, Some(replies), _) => {
+                    self.scripted("replay", Policy::Replay(replies.clone()), &host)
+                }
+                (None, None, None, Some(scenario)) => self.scripted(
+                    &scenario.name,
+                    Policy::Rules(scenario.policy.clone()),
+                    &host,
+                ),
+                (None, None, None, None) => {
+                    return Err(Error::config(
+                        "give a scenario, replies or a model function",
+                    ))
+                }
+            };
+        Ok(Agent::new(self.config.clone(), model, tools, host))
+    }
+
+    fn scripted(&self, name: &str, policy: Policy, host: &Rc<dyn Host>) -> Box<dyn Model> {
+        let (format, lang) = (self.config.format, self.config.lang);
+        let mut model = Scripted::new(name, policy, format, lang, host.clone());
+        model.delay_ms = self.delay_ms;
+        Box::new(model)
+    }
+}
+
+/// Builds the offline agent for `scenario`: its tools and the scripted model following its
+/// policy, streaming with `delay_ms` between deltas. `config` says the format and language; its
+/// `max_steps` is replaced by the scenario's own when it has one.
+pub fn offline_agent(
+    scenario: &Scenario,
+    mut config: Config,
+    delay_ms: u32,
+    host: Rc<dyn Host>,
+) -> Result<Agent, Error> {
+    config.max_steps = scenario.max_steps.unwrap_or(config.max_steps);
+    let settings = Settings {
+        config,
+        scenario: Some(scenario.clone()),
+        delay_ms,
+        ..Settings::default()
+    };
+    settings.agent(Parts {
+        host,
+        transport: None,
+        tools: Vec::new(),
+        model: None,
+    })
+}
+
+/// The fields of a settings object, read with errors that name the option.
+struct Reader<'a>(&'a Map<String, Value>);
+
+impl Reader<'_> {
+    /// A field that is missing or `null` is not set.
+    fn get(&self, key: &str) -> Option<&Value> {
+        self.0.get(key).filter(|v| !v.is_null())
+    }
+
+    fn text(&self, key: &str) -> Result<Option<String>, Error> {
+        self.get(key)
+            .map(|v| {
+                String::from_value(v).map_err(|_| Error::config(format!("{key} must be a string")))
+            })
+            .transpose()
+    }
+
+    /// A whole number from 0 to a million.
+    fn whole(&self, key: &str) -> Result<Option<u32>, Error> {
+        let Some(value) = self.get(key) else {
+            return Ok(None);
+        };
+        match value.as_f64() {
+            Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 1e6 => Ok(Some(n as u32)),
+            _ => Err(Error::config(format!(
+                "{key} must be a whole number from 0 to 1000000"
+            ))),
+        }
+    }
+
+    /// A number from 0 to `max`, also given as text (a form field), or empty: not set.
+    fn number(&self, key: &str, max: u32) -> Result<Option<f64>, Error> {
+        let n = match self.get(key) {
+            None => return Ok(None),
+            Some(Value::String(s)) if s.trim().is_empty() => return Ok(None),
+            // Read as a JSON value: typed float parsing would link float formatting (size).
+            Some(Value::String(s)) => serde_json::from_str::<Value>(s.trim())
+                .ok()
+                .and_then(|v| v.as_f64()),
+            Some(v) => v.as_f64(),
+        };
+        match n {
+            Some(n) if (0.0..=f64::from(max)).contains(&n) => Ok(Some(n)),
+            _ => Err(Error::config(format!(
+                "{key} must be a number from 0 to {max}"
+            ))),
+        }
+    }
+
+    fn texts(&self, key: &str, problem: &str) -> Result<Option<Vec<String>>, Error> {
+        self.get(key)
+            .map(|v| Vec::<String>::from_value(v).map_err(|_| Error::config(problem)))
+            .transpose()
+    }
+}
+
+/// The `docs` setting: a URL, or a list of `{title, url, text}`.
+fn read_docs(value: Option<&Value>) -> Result<Option<Docs>, Error> {
+    match value {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(url)) => Ok(Some(Docs::At(url.clone()))),
+        Some(list) => docs::read_docs(list)
+            .map(|l| Some(Docs::Given(l)))
+            .map_err(|e| {
+                Error::config(format!(
+                    "docs must be a list of {{title, url, text}} or a URL: {e}"
+                ))
+            }),
+    }
+}
+
+/// The provider settings, if a provider other than the scripted model is chosen.
+fn read_endpoint(read: &Reader) -> Result<Option<Endpoint>, Error> {
+    let provider = read
+        .text("provider")?
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    let model = read
+        .get("model")
+        .map(|m| match m {
+            Value::String(name) => Ok(name.trim().to_string()),
+            _ => Err(Error::config("model must be the model's name at the provider, or a JS function (messages, options) => reply")),
+        })
+        .transpose()?
+        .filter(|n| !n.is_empty());
+    if provider.is_empty() || provider == "scripted" {
+        return Ok(None);
+    }
+    let api = Api::from_name(&provider).ok_or_else(|| {
+        Error::config(format!(
+            "unknown provider \"{provider}\"; use scripted, openai, ollama or anthropic"
+        ))
+    })?;
+    // `ollama` is OpenAI's API at another address; `claude` is another name for `anthropic`.
+    let defaults = [provider.as_str(), api.name()]
+        .iter()
+        .find_map(|name| PROVIDERS.iter().find(|p| p.name == *name))
+        .unwrap_or(&PROVIDERS[0]);
+    let base_url = read
+        .text("baseUrl")?
+        .map(|b| b.trim().to_string())
+        .filter(|b| !b.is_empty())
+        .unwrap_or_else(|| defaults.base_url.into());
+    if !base_url.starts_with("http://") && !base_url.starts_with("https://") {
+        return Err(Error::config(format!(
+            "baseUrl must start with http:// or https://, e.g. {}",
+            defaults.base_url
+        )));
+    }
+    let model = model.ok_or_else(|| {
+        Error::config(format!(
+            "give the model's name at {base_url}, e.g. \"gpt-4o-mini\", \"llama3.2\" or \"claude-sonnet-4-5\""
+        ))
+    })?;
+    let key = read.text("apiKey")?.unwrap_or_default().trim().to_string();
+    if key.is_empty() && (api == Api::Anthropic || base_url.contains("api.openai.com")) {
+        return Err(Error::config(format!(
+            "{} needs an API key; paste it in the key field (it stays in this tab)",
+            api.name()
+        )));
+    }
+    Ok(Some(Endpoint {
+        api,
+        base_url,
+        model,
+        key,
+        temperature: read.number("temperature", 2)?,
+        max_tokens: read.number("maxTokens", 1_000_000)?.map(|n| n as u32),
+    }))
+}
