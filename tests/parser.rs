@@ -6,6 +6,7 @@
 //! gives the same verdict as whole-text parsing however the bytes are split, no input panics,
 //! and the work done stays linear in the length of the reply.
 
+use crate::score::verdict_for_case;
 use serde_json::{json, Value};
 use tao_agent::format::parse::*;
 

@@ -41,7 +41,7 @@
 //! Nothing here panics on any input: slicing goes through `sub`, which returns `""` instead
 //! of panicking on a bad range.
 
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
 /// How far into a line a label may end (its colon included). Labels are short; bounding the
 /// window keeps the check of an unfinished line constant-time per line.
@@ -374,6 +374,21 @@ fn probe_keyword(b: &[u8], start: usize, window: usize, kw: &Keyword) -> Probe {
         p += 1;
     }
     Probe::Label(kw.label, p.min(b.len()))
+}
+
+/// The label line a prompt leaves open for the reply to finish, if any.
+///
+/// A prompt that ends with a label other than `Thought:` (say `Action:`) is continued by the
+/// reply, so a reader that sees the reply alone must read that label as part of it: this
+/// returns the prompt's last line when it is such a label, to be put before the reply. (A
+/// `Thought:` needs no such help: text before the first label is thought anyway.) `tao parse
+/// --jsonl` uses it for the corpus's `prompt_suffix`.
+pub fn open_label<'p>(prompt_suffix: &'p str, options: &ParseOptions) -> Option<&'p str> {
+    let last_line = prompt_suffix.rsplit('\n').next().unwrap_or("");
+    match probe(last_line, &keywords_for(options)) {
+        Probe::Label(label, _) if label != Label::Thought => Some(last_line),
+        _ => None,
+    }
 }
 
 /// A code fence line: ```` ``` ```` or `~~~`, with an optional info string.
@@ -1958,97 +1973,4 @@ fn find_close(text: &str, open: usize, limit: usize, close: u8) -> Option<usize>
         }
     }
     None
-}
-
-// ---------------------------------------------------------------------------------------------
-// The `tao parse` contract
-// ---------------------------------------------------------------------------------------------
-
-/// The `tao parse --jsonl` contract: one input object {id, text, style, final_marker,
-/// prompt_suffix, tools} (missing fields default; style "mixed" reads as Json) -> one output
-/// object {"id":..,"kind":"action","tool":..,"input":..} | {"id":..,"kind":"final","answer":..}
-/// | {"id":..,"kind":"error","why":..,"message":..}, plus "notes" when non-empty. Uses
-/// stop_at_observation=false. A malformed input gives
-/// {"id":null,"kind":"error","why":"bad_request","message":..}.
-pub fn verdict_for_case(case: &Value) -> Value {
-    let bad = |message: String| {
-        let id = case.get("id").cloned().unwrap_or(Value::Null);
-        json!({"id": id, "kind": "error", "why": "bad_request", "message": message})
-    };
-    let Some(obj) = case.as_object() else {
-        return json!({"id": null, "kind": "error", "why": "bad_request",
-                      "message": "each input line must be a JSON object with a \"text\" field"});
-    };
-    let text = match obj.get("text") {
-        None | Some(Value::Null) => "",
-        Some(Value::String(s)) => s.as_str(),
-        Some(_) => return bad("\"text\" must be a string".into()),
-    };
-    let style = match obj.get("style").and_then(Value::as_str) {
-        None => Style::Mrkl,
-        Some(s) => match Style::from_name(s) {
-            Some(style) => style,
-            None => {
-                return bad(format!(
-                    "unknown style {s:?}; use \"mrkl\", \"paper\", \"json\" or \"mixed\""
-                ))
-            }
-        },
-    };
-    let mut options = ParseOptions::new(style);
-    options.stop_at_observation = false;
-    options.final_marker = obj
-        .get("final_marker")
-        .and_then(Value::as_str)
-        .map(str::to_string);
-    options.tools = obj.get("tools").and_then(Value::as_array).map(|tools| {
-        tools
-            .iter()
-            .filter_map(Value::as_str)
-            .map(str::to_string)
-            .collect()
-    });
-    // A prompt that ends with a label other than `Thought:` (say `Action:`) is continued by
-    // the reply, so the label is read as part of it.
-    let suffix = obj
-        .get("prompt_suffix")
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    let last_line = suffix.rsplit('\n').next().unwrap_or("");
-    let keywords = keywords_for(&options);
-    let joined;
-    let text = match probe(last_line, &keywords) {
-        Probe::Label(label, _) if label != Label::Thought => {
-            joined = format!("{last_line}{text}");
-            joined.as_str()
-        }
-        _ => text,
-    };
-    let mut out = verdict_json(&parse(text, &options));
-    if let Value::Object(map) = &mut out {
-        let mut with_id = Map::new();
-        with_id.insert("id".into(), obj.get("id").cloned().unwrap_or(Value::Null));
-        with_id.append(map);
-        return Value::Object(with_id);
-    }
-    out
-}
-
-/// Same output object (without id) for a Verdict, used by `tao parse` on a single text.
-pub fn verdict_json(parsed: &Parsed) -> Value {
-    let mut out = match &parsed.verdict {
-        Verdict::Action { tool, input, .. } => {
-            json!({"kind": "action", "tool": tool, "input": input})
-        }
-        Verdict::Final { answer, .. } => json!({"kind": "final", "answer": answer}),
-        Verdict::Error { why, message, .. } => {
-            json!({"kind": "error", "why": why, "message": message})
-        }
-    };
-    if !parsed.notes.is_empty() {
-        if let Value::Object(map) = &mut out {
-            map.insert("notes".into(), json!(parsed.notes));
-        }
-    }
-    out
 }
