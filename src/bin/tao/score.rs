@@ -86,7 +86,7 @@ pub fn verdict_json(parsed: &Parsed) -> Value {
         }
         Verdict::Final { answer, .. } => json!({"kind": "final", "answer": answer}),
         Verdict::Error { why, message, .. } => {
-            json!({"kind": "error", "why": why, "message": message})
+            json!({"kind": "error", "why": why.name(), "message": message})
         }
     };
     if !parsed.notes.is_empty() {

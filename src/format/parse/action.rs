@@ -13,7 +13,7 @@ use super::json::{
 use super::labels::{marker_parts, Label};
 use super::messages::message_for;
 use super::resolve::{with_next, Reader, Step};
-use super::{sub, ParseOptions, Style};
+use super::{sub, ParseOptions, Style, Why};
 use serde_json::Value;
 
 impl Reader<'_> {
@@ -32,7 +32,7 @@ impl Reader<'_> {
             });
             let Some(i) = found else {
                 return Step::Fail {
-                    why: "missing_action",
+                    why: Why::MissingAction,
                     message: self.message_for("Your `Action:` line named no tool."),
                     next: b + 1,
                     decisive: false,
@@ -57,7 +57,7 @@ impl Reader<'_> {
                 Step::Skip { next }
             }
             Head::WithFinal => Step::Fail {
-                why: "action_and_final",
+                why: Why::ActionAndFinal,
                 message: self.message_for(
                     "Your `Action:` line also contained a final answer, so it is unclear which \
                      you meant. Give one: an action, or the final answer.",
@@ -96,7 +96,7 @@ impl Reader<'_> {
                         );
                     }
                     return Step::Fail {
-                        why: "unclosed_bracket",
+                        why: Why::UnclosedBracket,
                         message: self.message_for(&format!(
                             "`{name}{}` was not closed before the next label.",
                             close_to_open(close) as char
@@ -135,7 +135,7 @@ impl Reader<'_> {
                     if !is_finish(&name, self.options) && !name.eq_ignore_ascii_case("final answer")
                     {
                         return Step::Fail {
-                            why: "unknown_tool",
+                            why: Why::UnknownTool,
                             message,
                             next: b + 1,
                             decisive: self.blocks.get(b + 1).and_then(|k| k.label)
@@ -156,7 +156,7 @@ impl Reader<'_> {
                         )
                     };
                     return Step::Fail {
-                        why: "missing_action_input",
+                        why: Why::MissingActionInput,
                         message: self.message_for(&what),
                         next: b + 1,
                         decisive: false,
@@ -174,7 +174,7 @@ impl Reader<'_> {
 
     fn bad_blob(&self, b: usize) -> Step {
         Step::Fail {
-            why: "bad_json",
+            why: Why::BadJson,
             message: self.message_for(
                 "The JSON after `Action:` was not an object with an \"action\" key naming the \
                  tool and an \"action_input\".",
@@ -186,7 +186,7 @@ impl Reader<'_> {
 
     fn truncated(&self, what: &str, b: usize) -> Step {
         Step::Fail {
-            why: "truncated",
+            why: Why::Truncated,
             message: self.message_for(&format!("Your reply was cut off: {what}.")),
             next: b + 1,
             decisive: false,
@@ -314,7 +314,7 @@ impl Reader<'_> {
                 next,
             },
             Err(message) => Step::Fail {
-                why: "unknown_tool",
+                why: Why::UnknownTool,
                 message,
                 next,
                 decisive: true,

@@ -52,7 +52,8 @@
 //! * `head.rs`, `action.rs`, `blob.rs`: reading one action, from what follows `Action:`,
 //!   its `Action Input:`, or a JSON blob;
 //! * `json.rs`: where a JSON value or a bracket ends, and lenient JSON reading;
-//! * `messages.rs`: what the model is told when its reply cannot be read.
+//! * `messages.rs`: what the model is told when its reply cannot be read;
+//! * `why.rs`: [`Why`], the short reason for code and records.
 
 mod action;
 mod blob;
@@ -63,9 +64,11 @@ mod labels;
 mod messages;
 mod resolve;
 mod stream;
+mod why;
 
 pub use labels::open_label;
 pub use stream::StreamParser;
+pub use why::Why;
 
 use serde_json::Value;
 
@@ -148,10 +151,9 @@ pub enum Verdict {
     Error {
         /// The reasoning the reply did contain.
         thought: String,
-        /// A short code: no_action, missing_action_input, missing_action, action_none,
-        /// action_and_final, truncated, empty, unknown_tool, bad_json, unclosed_bracket,
-        /// empty_answer.
-        why: String,
+        /// Why the reply could not be used (its [`Why::name`] is the short code in events and
+        /// JSON).
+        why: Why,
         /// Addressed to the model: what was missing, and the expected format.
         message: String,
     },

@@ -10,7 +10,7 @@
 use super::labels::Label;
 use super::messages;
 use super::stream::{Line, LineKind};
-use super::{sub, ParseOptions, Parsed, Style, Verdict};
+use super::{sub, ParseOptions, Parsed, Style, Verdict, Why};
 use serde_json::Value;
 
 /// A stretch of the reply that starts at a label (or at the start of the reply).
@@ -100,7 +100,7 @@ pub(super) enum Step {
     /// Something was wrong; a `decisive` failure ends the reading, others let a later action
     /// stand in.
     Fail {
-        why: &'static str,
+        why: Why,
         message: String,
         next: usize,
         decisive: bool,
@@ -176,7 +176,7 @@ impl<'a> Reader<'a> {
 
     /// One pass over the blocks: the first decisive thing is the next step.
     fn read(&mut self) -> Verdict {
-        let mut first_fail: Option<(&'static str, String)> = None;
+        let mut first_fail: Option<(Why, String)> = None;
         let mut skipped_fails = 0;
         let mut nones = 0;
         let mut bare_json_ok = true;
@@ -198,7 +198,7 @@ impl<'a> Reader<'a> {
                 Some(Label::ActionInput) => {
                     if first_fail.is_none() {
                         first_fail = Some((
-                            "missing_action",
+                            Why::MissingAction,
                             self.message_for(
                                 "Your reply had an `Action Input:` line but no `Action:` line \
                                  naming the tool before it.",
@@ -234,7 +234,7 @@ impl<'a> Reader<'a> {
                     if decisive {
                         return Verdict::Error {
                             thought: thought(),
-                            why: why.into(),
+                            why,
                             message,
                         };
                     }
@@ -267,7 +267,7 @@ impl<'a> Reader<'a> {
                         // stands: streaming and whole-text readings differ here by design.)
                         return Verdict::Error {
                             thought: thought(),
-                            why: "action_and_final".into(),
+                            why: Why::ActionAndFinal,
                             message: self.message_for(
                                 "Your reply had both an action and a final answer, so it is \
                                  unclear which you meant. Give one: an action (then wait for its \
@@ -313,21 +313,21 @@ impl<'a> Reader<'a> {
             fail
         } else if let Some(stub) = self.trailing_stub() {
             (
-                "truncated",
+                Why::Truncated,
                 self.message_for(&format!(
                     "Your reply was cut off in the middle of `{stub}`."
                 )),
             )
         } else if nones > 0 {
             (
-                "action_none",
+                Why::ActionNone,
                 self.message_for(
                     "Your reply said `Action: None`. Every reply must either call a tool or give \
                      the final answer.",
                 ),
             )
         } else if self.text.trim().is_empty() {
-            ("empty", self.message_for("Your reply was empty."))
+            (Why::Empty, self.message_for("Your reply was empty."))
         } else {
             let label = if self.options.style == Style::Paper {
                 "`Action n:`"
@@ -335,13 +335,13 @@ impl<'a> Reader<'a> {
                 "`Action:`"
             };
             (
-                "no_action",
+                Why::NoAction,
                 self.message_for(&format!("Your reply had no {label} line.")),
             )
         };
         Verdict::Error {
             thought,
-            why: why.into(),
+            why,
             message,
         }
     }
@@ -363,18 +363,18 @@ impl<'a> Reader<'a> {
         if answer.is_empty() {
             let (why, what) = if blk.end >= self.text.len() {
                 (
-                    "truncated",
+                    Why::Truncated,
                     "Your reply ended right after the final-answer label.",
                 )
             } else {
                 (
-                    "empty_answer",
+                    Why::EmptyAnswer,
                     "Your final-answer label had no answer after it.",
                 )
             };
             return Verdict::Error {
                 thought,
-                why: why.into(),
+                why,
                 message: self.message_for(what),
             };
         }
