@@ -7,7 +7,7 @@
 //! program errors (the model endpoint failing) end the run with the trajectory intact.
 
 use crate::error::{Error, ErrorKind};
-use crate::format::parse::{parse, ParseEvent, Parsed, StreamParser, Verdict};
+use crate::format::parse::{parse, ParseEvent, Parsed, StreamParser, Verdict, Why};
 use crate::format::{Format, Lang};
 pub use crate::host::Abort;
 use crate::host::{with_timeout, Host};
@@ -282,10 +282,11 @@ impl Agent {
                 trajectory.stats.n_badcalls += 1;
                 on_event(&Event::Repair {
                     index,
-                    why: &why,
+                    why: why.name(),
                     message: &message,
                 });
                 step.observation = Some(message.clone());
+                let why = why.name().to_string();
                 step.repair = Some(Repair { why, message });
                 None
             }
@@ -449,7 +450,7 @@ impl Agent {
                 // Like the paper's code: an unreadable reply is a bad call, asked again. (An
                 // unknown tool is readable: the repair naming the valid tools helps more.)
                 Verdict::Error { why, message, .. }
-                    if attempt < self.config.retries && why != "unknown_tool" =>
+                    if attempt < self.config.retries && why != Why::UnknownTool =>
                 {
                     attempt += 1;
                     trajectory.stats.n_badcalls += 1;
@@ -460,7 +461,7 @@ impl Agent {
                     on_event(&Event::Note { index, text: &note });
                     step.retries.push(Retry {
                         raw: std::mem::take(&mut step.raw),
-                        why,
+                        why: why.name().to_string(),
                         message,
                     });
                 }
@@ -507,7 +508,13 @@ impl Agent {
         } else {
             if format == Format::Auto {
                 let parsed = parse(text, &Format::Mrkl.parse_options(&self.tools));
-                let plain = matches!(&parsed.verdict, Verdict::Error { why, .. } if why == "no_action" || why == "empty");
+                let plain = matches!(
+                    &parsed.verdict,
+                    Verdict::Error {
+                        why: Why::NoAction | Why::Empty,
+                        ..
+                    }
+                );
                 if !plain {
                     return None;
                 }
@@ -515,7 +522,7 @@ impl Agent {
             match text.trim() {
                 "" => Verdict::Error {
                     thought: String::new(),
-                    why: "empty".into(),
+                    why: Why::Empty,
                     message: "Your reply was empty. Call one of the tools, or reply with the final answer.".into(),
                 },
                 answer => Verdict::Final {

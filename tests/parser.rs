@@ -6,6 +6,7 @@
 //! gives the same verdict as whole-text parsing however the bytes are split, no input panics,
 //! and the work done stays linear in the length of the reply.
 
+use crate::score::verdict_for_case;
 use serde_json::{json, Value};
 use tao_agent::format::parse::*;
 
@@ -396,7 +397,7 @@ fn streaming_work_is_linear_in_the_reply() {
 enum Want {
     Act(&'static str, Value),
     Fin(&'static str),
-    Fail(&'static str),
+    Fail(Why),
 }
 use Want::{Act, Fail, Fin};
 
@@ -447,15 +448,15 @@ fn named_cases() -> Vec<Case> {
         case("finish is an answer in mrkl without a finish tool", Mrkl, "Action: Finish[done]", Fin("done")),
         Case { tools: &["finish", "search"], ..case("a registered finish tool is a tool in mrkl", Mrkl, "Action: finish[x]", Act("finish", json!("x"))) },
         Case { tools: &["Search", "Finish"], ..case("finish stays the answer in paper style", Paper, "Action: Finish[x]", Fin("x")) },
-        case("unclosed bracket at the end", Paper, "Action 2: Search[Colorado oro", Fail("truncated")),
-        case("unclosed bracket before a label", Paper, "Action 2: Search[Colorado\nThought 3: hmm", Fail("unclosed_bracket")),
-        case("bare label stub", Paper, "I think so.\nAction 2", Fail("truncated")),
-        case("empty", Mrkl, "  \n\t\n", Fail("empty")),
-        case("no action", Mrkl, "I should search for it.", Fail("no_action")),
+        case("unclosed bracket at the end", Paper, "Action 2: Search[Colorado oro", Fail(Why::Truncated)),
+        case("unclosed bracket before a label", Paper, "Action 2: Search[Colorado\nThought 3: hmm", Fail(Why::UnclosedBracket)),
+        case("bare label stub", Paper, "I think so.\nAction 2", Fail(Why::Truncated)),
+        case("empty", Mrkl, "  \n\t\n", Fail(Why::Empty)),
+        case("no action", Mrkl, "I should search for it.", Fail(Why::NoAction)),
         case("json input then prose", Mrkl, "Action: t\nAction Input: {\"a\": 1} because", Act("t", json!({"a": 1}))),
         case("json input with raw newline in a string", Mrkl, "Action: t\nAction Input: {\"code\": \"a\nb\"}", Act("t", json!({"code": "a\nb"}))),
         case("json array input", Mrkl, "Action: t\nAction Input: [1, 2]", Act("t", json!([1, 2]))),
-        case("unclosed json input", Mrkl, "Action: t\nAction Input: {\"a\": ", Fail("truncated")),
+        case("unclosed json input", Mrkl, "Action: t\nAction Input: {\"a\": ", Fail(Why::Truncated)),
         case("fenced json input", Mrkl, "Action: t\nAction Input:\n```json\n{\"a\": 1}\n```", Act("t", json!({"a": 1}))),
         case("fenced code input kept with fences", Mrkl, "Action: py\nAction Input:\n```\nx = 1\n\ny = 2\n```", Act("py", json!("```\nx = 1\n\ny = 2\n```"))),
         case("plain input ends at a blank line", Mrkl, "Action: t\nAction Input: q\n\nI will wait.", Act("t", json!("q"))),
@@ -471,28 +472,28 @@ fn named_cases() -> Vec<Case> {
         case("action: final answer", Mrkl, "Action: Final Answer\nAction Input: 42", Fin("42")),
         Case { note: "ignored 1 more action", ..case("first of several actions", Mrkl, "Action: a\nAction Input: {\"x\": 1}\nAction: b\nAction Input: {\"x\": 2}", Act("a", json!({"x": 1}))) },
         Case { note: "ignored 2 `Action: None`", ..case("action none skipped", Mrkl, "Thought: a\nAction: None\n\nThought: b\nAction: None\nThought: c\nAction: t\nAction Input: q", Act("t", json!("q"))) },
-        case("action none only", Mrkl, "Thought: a\nAction: None\n", Fail("action_none")),
-        case("action none with its input", Mrkl, "Action: None\nAction Input: x\n", Fail("action_none")),
+        case("action none only", Mrkl, "Thought: a\nAction: None\n", Fail(Why::ActionNone)),
+        case("action none with its input", Mrkl, "Action: None\nAction Input: x\n", Fail(Why::ActionNone)),
         Case { note: "ignored 1 action after the final answer", ..case("final before action wins", Mrkl, "Final Answer: 42\n\nAction: t\nAction Input: q", Fin("42")) },
         case("final answer multi-line", Mrkl, "Final Answer: a\n\nb", Fin("a\n\nb")),
         Case { note: "ignored a final answer after the action", ..case("delimited action then final", Paper, "Action: Search[x]\nFinal Answer: y", Act("Search", json!("x"))) },
         case("json input then final", Mrkl, "Action: t\nAction Input: {\"a\": 1}\n\nFinal Answer: done", Act("t", json!({"a": 1}))),
-        case("plain input then final is ambiguous", Mrkl, "Action: t\nAction Input: q\nFinal Answer: done", Fail("action_and_final")),
-        case("plain input, observation, final", Mrkl, "Action: t\nAction Input: q\nObservation: o\nThought: ok\nFinal Answer: done", Fail("action_and_final")),
+        case("plain input then final is ambiguous", Mrkl, "Action: t\nAction Input: q\nFinal Answer: done", Fail(Why::ActionAndFinal)),
+        case("plain input, observation, final", Mrkl, "Action: t\nAction Input: q\nObservation: o\nThought: ok\nFinal Answer: done", Fail(Why::ActionAndFinal)),
         Case { stop: true, note: "cut at a hallucinated Observation", ..case("streamed, the cut keeps the action", Mrkl, "Action: t\nAction Input: q\nObservation: o\nFinal Answer: done", Act("t", json!("q"))) },
-        case("action and final on one line", Mrkl, "Action: search Final Answer:\nAction Input: q", Fail("action_and_final")),
-        case("missing action input", Mrkl, "Action: Search\nThought: NBA", Fail("missing_action_input")),
-        case("missing action", Mrkl, "Thought: Search\nAction Input: NBA", Fail("missing_action")),
-        case("action label naming nothing", Mrkl, "Action:\nAction Input: q", Fail("missing_action")),
-        Case { tools: &["search", "calculator"], ..case("unknown tool", Mrkl, "Action: browse\nAction Input: q", Fail("unknown_tool")) },
-        Case { tools: &["check_tables"], ..case("prose action name", Json, "Action: Check available tables.\n", Fail("unknown_tool")) },
-        Case { tools: &["Search", "Lookup", "Finish"], ..case("unknown paper tool", Paper, "Action 2: Login", Fail("unknown_tool")) },
+        case("action and final on one line", Mrkl, "Action: search Final Answer:\nAction Input: q", Fail(Why::ActionAndFinal)),
+        case("missing action input", Mrkl, "Action: Search\nThought: NBA", Fail(Why::MissingActionInput)),
+        case("missing action", Mrkl, "Thought: Search\nAction Input: NBA", Fail(Why::MissingAction)),
+        case("action label naming nothing", Mrkl, "Action:\nAction Input: q", Fail(Why::MissingAction)),
+        Case { tools: &["search", "calculator"], ..case("unknown tool", Mrkl, "Action: browse\nAction Input: q", Fail(Why::UnknownTool)) },
+        Case { tools: &["check_tables"], ..case("prose action name", Json, "Action: Check available tables.\n", Fail(Why::UnknownTool)) },
+        Case { tools: &["Search", "Lookup", "Finish"], ..case("unknown paper tool", Paper, "Action 2: Login", Fail(Why::UnknownTool)) },
         Case { tools: &["Search"], ..case("registered spelling", Mrkl, "Action: search \nAction Input: q", Act("Search", json!("q"))) },
         Case { note: "ignored text after ']'", ..case("text after the bracket", Paper, "Action 3: Lookup[x] on a website", Act("Lookup", json!("x"))) },
         case("labels inside a code fence are text", Mrkl, "```\nAction: fake\n```\nAction: real\nAction Input: q", Act("real", json!("q"))),
         case("indented labels", Mrkl, "  - text\n    Action: t\n    Action Input: {\"a\": 1}", Act("t", json!({"a": 1}))),
         case("final answer inside a json string", Mrkl, "Action: py\nAction Input: {\"code\": \"print('Final Answer: x')\"}", Act("py", json!({"code": "print('Final Answer: x')"}))),
-        Case { tools: &[], ..case("AI marker", Mrkl, "Thought: done\nAI: hello there", Fail("no_action")) },
+        Case { tools: &[], ..case("AI marker", Mrkl, "Thought: done\nAI: hello there", Fail(Why::NoAction)) },
     ]
 }
 
@@ -626,7 +627,7 @@ fn error_messages_tell_the_model_what_to_write() {
     let Verdict::Error { message, why, .. } = parse("Action 2: Login", &paper).verdict else {
         panic!("expected an error");
     };
-    assert_eq!(why, "unknown_tool");
+    assert_eq!(why, Why::UnknownTool);
     assert!(message
         .starts_with("`Login` is not one of the tools. The tools are: Search, Lookup, Finish."));
     assert!(
@@ -634,6 +635,36 @@ fn error_messages_tell_the_model_what_to_write() {
         "{message}"
     );
     assert!(message.contains("Action n: Finish[<answer>]"), "{message}");
+}
+
+#[test]
+fn repair_reasons_keep_their_names() {
+    // The names are what events, trajectories and `tao parse` write: renaming one changes
+    // those formats.
+    let names = Why::ALL.map(Why::name);
+    assert_eq!(
+        names,
+        [
+            "no_action",
+            "missing_action_input",
+            "missing_action",
+            "action_none",
+            "action_and_final",
+            "truncated",
+            "empty",
+            "unknown_tool",
+            "bad_json",
+            "unclosed_bracket",
+            "empty_answer",
+            "bad_input",
+        ]
+    );
+    for why in Why::ALL {
+        assert_eq!(Why::from_name(why.name()), Some(why));
+        assert_eq!(why.to_string(), why.name());
+    }
+    assert_eq!(Why::from_name("Unknown_Tool"), None);
+    assert_eq!(Why::from_name("bad_request"), None);
 }
 
 #[test]

@@ -14,6 +14,10 @@ mod parser;
 /// Providers over a recorded transport: request bodies, vendor streams split at every byte,
 /// retries, failures with their fixes, the client-side stop, and `auto`'s fallback.
 mod providers;
+/// `tao parse`'s JSON verdicts, compiled from the CLI's own source so that the corpus tests
+/// score exactly what `make parse-score` scores.
+#[path = "../src/bin/tao/score.rs"]
+mod score;
 /// Trajectory files: round trip, and no panic on any input.
 mod trajectory_file;
 /// Scripted replies in, rendered trajectory out: the loop end to end, one file per case.

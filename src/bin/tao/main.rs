@@ -20,7 +20,11 @@ fn main() -> std::process::ExitCode {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
+mod score;
+
+#[cfg(not(target_arch = "wasm32"))]
 mod cli {
+    use crate::score;
     use std::io::{BufRead, Read, Write};
     use std::process::ExitCode;
     use std::rc::Rc;
@@ -76,7 +80,7 @@ mod cli {
                     continue;
                 }
                 let verdict = match serde_json::from_str::<serde_json::Value>(&line) {
-                    Ok(case) => parse::verdict_for_case(&case),
+                    Ok(case) => score::verdict_for_case(&case),
                     Err(e) => {
                         serde_json::json!({"id": null, "kind": "error", "why": "bad_request", "message": format!("not a JSON line: {e}")})
                     }
@@ -102,7 +106,7 @@ mod cli {
         writeln!(
             out,
             "{}",
-            parse::verdict_json(&parse::parse(&text, &options))
+            score::verdict_json(&parse::parse(&text, &options))
         )
         .map_err(|e| e.to_string())
     }

@@ -1,0 +1,239 @@
+//! Labels: recognising `Thought:`, `Action:`, `Action Input:`, `Observation:` and the final
+//! answer at the start of a line, however the model decorated it.
+//!
+//! A label is a keyword (a few lowercase words, English or Chinese, plus the prompt's own
+//! final-answer marker such as `AI:`) after optional indentation and markdown (`#`, `*`, `-`,
+//! `>`, list bullets), in any case, with an optional step number and an ASCII or full-width
+//! colon. [`probe`] reads one line left to right and answers "a label, its content starts
+//! here", "not a label", or "cannot tell yet": the last answer is what lets the stream ask
+//! about an unfinished line without ever rescanning it (see `stream.rs`).
+
+use super::ParseOptions;
+
+/// How far into a line a label may end (its colon included). Labels are short; bounding the
+/// window keeps the check of an unfinished line constant-time per line.
+pub(super) const LABEL_WINDOW: usize = 80;
+
+/// The labels a line can start with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Label {
+    Thought,
+    Action,
+    ActionInput,
+    Observation,
+    Final,
+}
+
+/// A label spelled as lowercase words; between words any spaces, `_`, `-` or a step number.
+pub(super) struct Keyword {
+    words: Vec<String>,
+    label: Label,
+}
+
+/// The labels every style understands, longest first where one is a prefix of another.
+const BASE_KEYWORDS: &[(&str, Label)] = &[
+    ("final answer", Label::Final),
+    ("action input", Label::ActionInput),
+    ("action", Label::Action),
+    ("thought", Label::Thought),
+    ("observation", Label::Observation),
+    ("最终答案", Label::Final),
+    ("行动输入", Label::ActionInput),
+    ("动作输入", Label::ActionInput),
+    ("行动", Label::Action),
+    ("动作", Label::Action),
+    ("思考", Label::Thought),
+    ("观察", Label::Observation),
+];
+
+/// The configured final marker split into its bracket keyword (`Finish[...]` -> "finish") or
+/// its label words (`AI:` -> ["ai"]).
+///
+/// The parts are folded with ASCII case rules, the same rules `probe_keyword` and `is_finish`
+/// use on the reply, so a marker matches a reply spelled the way the marker is. (Full Unicode
+/// `to_lowercase` would also pull ~12 KB of case tables into the wasm.)
+pub(super) fn marker_parts(options: &ParseOptions) -> (String, Option<Vec<String>>) {
+    let marker = options.final_marker.as_deref().map(str::trim).unwrap_or("");
+    if let Some(open) = marker.find('[') {
+        let kw = marker.get(..open).unwrap_or("").trim().to_ascii_lowercase();
+        let kw = if kw.is_empty() {
+            "finish".to_string()
+        } else {
+            kw
+        };
+        return (kw, None);
+    }
+    let words: Vec<String> = marker
+        .trim_end_matches([':', '：'])
+        .split_whitespace()
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let label = if words.is_empty() { None } else { Some(words) };
+    ("finish".to_string(), label)
+}
+
+pub(super) fn keywords_for(options: &ParseOptions) -> Vec<Keyword> {
+    let mut out: Vec<Keyword> = BASE_KEYWORDS
+        .iter()
+        .map(|(w, label)| Keyword {
+            words: w.split(' ').map(str::to_string).collect(),
+            label: *label,
+        })
+        .collect();
+    if let (_, Some(words)) = marker_parts(options) {
+        if !out.iter().any(|k| k.words == words) {
+            out.push(Keyword {
+                words,
+                label: Label::Final,
+            });
+        }
+    }
+    out
+}
+
+/// What the start of a line says about a label.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Probe {
+    /// A label; the content starts at this byte offset within the line.
+    Label(Label, usize),
+    /// Not a label, whatever follows.
+    Not,
+    /// The line ended before a decision; `keyword` is true when a whole keyword was read
+    /// (a bare `Action 2` at the end of a reply is a truncated label).
+    More { keyword: bool },
+}
+
+/// Reads the label at the start of `line`, if any.
+///
+/// The decision only depends on bytes read left to right within `LABEL_WINDOW`, so a
+/// prefix that is a label stays one however the line continues: that is what lets the stream
+/// cut an unfinished line at an `Observation` label.
+pub(super) fn probe(line: &str, keywords: &[Keyword]) -> Probe {
+    let b = line.as_bytes();
+    let window = b.len().min(LABEL_WINDOW);
+    // Running out of window on a line longer than the window is a decision ("not a label");
+    // running out of line is not (more bytes may come).
+    let ran_out = |keyword: bool| {
+        if b.len() > LABEL_WINDOW {
+            Probe::Not
+        } else {
+            Probe::More { keyword }
+        }
+    };
+    let at = |i: usize| b.get(i).copied().unwrap_or(0);
+    let mut i = 0;
+    // Indentation, markdown decoration and list bullets (`- `, `1. `, `2) `, `• `).
+    loop {
+        if i >= window {
+            return ran_out(false);
+        }
+        match at(i) {
+            b' ' | b'\t' | b'#' | b'*' | b'-' | b'>' | b'+' | b'_' | b'`' => i += 1,
+            0xE2 if b.get(i..i + 3) == Some("•".as_bytes()) => i += 3,
+            b'0'..=b'9' => {
+                let mut j = i;
+                while j < window && at(j).is_ascii_digit() {
+                    j += 1;
+                }
+                if j >= window {
+                    return ran_out(false);
+                }
+                if at(j) == b'.' || at(j) == b')' {
+                    i = j + 1;
+                } else {
+                    return Probe::Not;
+                }
+            }
+            _ => break,
+        }
+    }
+    let mut more: Option<bool> = None;
+    for kw in keywords {
+        match probe_keyword(b, i, window, kw) {
+            Probe::Label(label, content) => return Probe::Label(label, content),
+            Probe::More { keyword } => more = Some(more.unwrap_or(false) || keyword),
+            Probe::Not => {}
+        }
+    }
+    match more {
+        Some(keyword) => ran_out(keyword),
+        None => Probe::Not,
+    }
+}
+
+fn probe_keyword(b: &[u8], start: usize, window: usize, kw: &Keyword) -> Probe {
+    let at = |i: usize| b.get(i).copied().unwrap_or(0);
+    let mut p = start;
+    for (n, word) in kw.words.iter().enumerate() {
+        if n > 0 {
+            while p < window && matches!(at(p), b' ' | b'\t' | b'_' | b'-' | b'0'..=b'9') {
+                p += 1;
+            }
+        }
+        for &want in word.as_bytes() {
+            if p >= window {
+                return Probe::More { keyword: false };
+            }
+            if at(p).to_ascii_lowercase() != want {
+                return Probe::Not;
+            }
+            p += 1;
+        }
+    }
+    if p >= window {
+        return Probe::More { keyword: true };
+    }
+    // `Actions:` is a word, not the label `Action`.
+    if kw.words.iter().all(|w| w.is_ascii()) && at(p).is_ascii_alphanumeric() {
+        return Probe::Not;
+    }
+    // Optional step number and closing decoration: `Action 2:`, `**Action**:`.
+    while p < window && matches!(at(p), b' ' | b'\t') {
+        p += 1;
+    }
+    while p < window && at(p).is_ascii_digit() {
+        p += 1;
+    }
+    while p < window && matches!(at(p), b' ' | b'\t' | b'*' | b'_' | b'`') {
+        p += 1;
+    }
+    if p >= window {
+        return Probe::More { keyword: true };
+    }
+    if at(p) == b':' {
+        p += 1;
+    } else if b.get(p..p + 3) == Some("：".as_bytes()) {
+        p += 3;
+    } else {
+        return Probe::Not;
+    }
+    // `**Action:** x`: the bold closes after the colon.
+    while matches!(at(p), b'*') {
+        p += 1;
+    }
+    while matches!(at(p), b' ' | b'\t') {
+        p += 1;
+    }
+    Probe::Label(kw.label, p.min(b.len()))
+}
+
+/// The label line a prompt leaves open for the reply to finish, if any.
+///
+/// A prompt that ends with a label other than `Thought:` (say `Action:`) is continued by the
+/// reply, so a reader that sees the reply alone must read that label as part of it: this
+/// returns the prompt's last line when it is such a label, to be put before the reply. (A
+/// `Thought:` needs no such help: text before the first label is thought anyway.) `tao parse
+/// --jsonl` uses it for the corpus's `prompt_suffix`.
+pub fn open_label<'p>(prompt_suffix: &'p str, options: &ParseOptions) -> Option<&'p str> {
+    let last_line = prompt_suffix.rsplit('\n').next().unwrap_or("");
+    match probe(last_line, &keywords_for(options)) {
+        Probe::Label(label, _) if label != Label::Thought => Some(last_line),
+        _ => None,
+    }
+}
+
+/// A code fence line: ```` ``` ```` or `~~~`, with an optional info string.
+pub(super) fn is_fence_line(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with("```") || t.starts_with("~~~")
+}
