@@ -5,23 +5,31 @@
 //! the final answer or runs the tool and appends what it returned. Model mistakes become repair
 //! observations the model reads next turn, counted in `n_badcalls` as in the paper's code;
 //! program errors (the model endpoint failing) end the run with the trajectory intact.
+//!
+//! A step has two halves, [`Agent::think`] and [`Agent::act`], and the trajectory between them
+//! is a valid one: its last step has an action and no observation yet. That is where a run can
+//! pause before the tool call (and before the next model call, between steps), be saved,
+//! edited or forked, and go on with [`Agent::step`] from any trajectory.
 
+mod call;
+
+use crate::chat::ToolSpec;
 use crate::error::{Error, ErrorKind};
-use crate::format::parse::{parse, ParseEvent, Parsed, StreamParser, Verdict, Why};
+pub use crate::event::{Event, Observer};
+use crate::format::parse::{Verdict, Why};
 use crate::format::{Format, Lang};
 pub use crate::host::Abort;
 use crate::host::{with_timeout, Host};
-use crate::llm::{Delta, Message, Model, Request, ToolCall};
-use crate::to_json::{JsonWriter, ToJson};
-use crate::tools::{schema, Registry, ToolError, ToolOutput, ToolSpec};
-use crate::trajectory::{Action, Repair, Retry, Step, StopReason, Switch, Trajectory};
-use serde_json::Value;
+use crate::llm::{Message, Model};
+use crate::tools::{schema, Registry, ToolError, ToolOutput};
+use crate::trajectory::{Action, Repair, Step, StopReason, Trajectory};
+use call::Called;
 use std::rc::Rc;
 
 /// How the agent runs.
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// The prompt format.
+    /// The prompt format a run starts in.
     pub format: Format,
     /// The prompt language.
     pub lang: Lang,
@@ -46,133 +54,6 @@ impl Default for Config {
         }
     }
 }
-
-/// What happens during a run, as it happens (the page draws these; tests check their order).
-/// In every variant `index` is the 1-based step number and `text` the payload.
-#[allow(missing_docs)] // the fields are named for what they hold; see above
-#[derive(Clone, Debug, PartialEq)]
-pub enum Event<'a> {
-    /// Step `index` begins.
-    Step { index: u32 },
-    /// A streamed piece of the model's reply.
-    Token { index: u32, text: &'a str },
-    /// The step's thought is complete.
-    Thought { index: u32, text: &'a str },
-    /// The step's action is known.
-    Action {
-        index: u32,
-        tool: &'a str,
-        input: &'a Value,
-    },
-    /// A tool that needs approval was approved or denied by the user.
-    Approval {
-        index: u32,
-        tool: &'a str,
-        approved: bool,
-    },
-    /// What the tool returned, and the fuel it burned when it is a sandboxed wasm tool.
-    Observation {
-        index: u32,
-        text: &'a str,
-        fuel: Option<u64>,
-    },
-    /// The reply could not be used; `message` is what the model is told.
-    Repair {
-        index: u32,
-        why: &'a str,
-        message: &'a str,
-    },
-    /// Something the reader should know (a cut stream, ignored text, a retry).
-    Note { index: u32, text: &'a str },
-    /// The run continues in another format (`auto` falling back to text ReAct).
-    Switch {
-        index: u32,
-        from: &'a str,
-        to: &'a str,
-        why: &'a str,
-    },
-    /// The final answer.
-    Answer { index: u32, text: &'a str },
-    /// The run ended.
-    Stopped {
-        reason: StopReason,
-        message: Option<&'a str>,
-    },
-}
-
-/// An event as the page receives it: `{"type": "thought", "index": 1, "text": "..."}`, the
-/// variant's name (lowercase) first, then its fields.
-impl ToJson for Event<'_> {
-    fn write_json(&self, out: &mut JsonWriter) {
-        match self {
-            Event::Step { index } => out.object(&[("type", &"step"), ("index", index)]),
-            Event::Token { index, text } => {
-                out.object(&[("type", &"token"), ("index", index), ("text", text)])
-            }
-            Event::Thought { index, text } => {
-                out.object(&[("type", &"thought"), ("index", index), ("text", text)])
-            }
-            Event::Action { index, tool, input } => out.object(&[
-                ("type", &"action"),
-                ("index", index),
-                ("tool", tool),
-                ("input", input),
-            ]),
-            Event::Approval {
-                index,
-                tool,
-                approved,
-            } => out.object(&[
-                ("type", &"approval"),
-                ("index", index),
-                ("tool", tool),
-                ("approved", approved),
-            ]),
-            Event::Observation { index, text, fuel } => out.object(&[
-                ("type", &"observation"),
-                ("index", index),
-                ("text", text),
-                ("fuel", fuel),
-            ]),
-            Event::Repair {
-                index,
-                why,
-                message,
-            } => out.object(&[
-                ("type", &"repair"),
-                ("index", index),
-                ("why", why),
-                ("message", message),
-            ]),
-            Event::Note { index, text } => {
-                out.object(&[("type", &"note"), ("index", index), ("text", text)])
-            }
-            Event::Switch {
-                index,
-                from,
-                to,
-                why,
-            } => out.object(&[
-                ("type", &"switch"),
-                ("index", index),
-                ("from", from),
-                ("to", to),
-                ("why", why),
-            ]),
-            Event::Answer { index, text } => {
-                out.object(&[("type", &"answer"), ("index", index), ("text", text)])
-            }
-            Event::Stopped { reason, message } => out.object(&[
-                ("type", &"stopped"),
-                ("reason", reason),
-                ("message", message),
-            ]),
-        }
-    }
-}
-
-/// Receives events.
-pub type Observer<'a> = &'a mut dyn FnMut(&Event);
 
 /// A ReAct agent: a model, tools, a format, and the loop that ties them together.
 pub struct Agent {
@@ -215,255 +96,159 @@ impl Agent {
 
     /// A new, empty trajectory for `task` (the `memory = [task]` of the pseudocode).
     pub fn start(&self, task: &str) -> Trajectory {
-        Trajectory::new(
-            task,
-            self.config.format.name(),
-            self.config.lang.name(),
-            &self.model.name(),
-        )
+        let (format, lang) = (self.config.format, self.config.lang);
+        Trajectory::new(task, format, lang, &self.model.name())
     }
 
-    /// The exact prompt the model receives for the next step of `trajectory`.
-    pub fn prompt(&self, trajectory: &Trajectory) -> Vec<Message> {
-        self.format_of(trajectory)
-            .render(trajectory, &self.tools, self.config.lang)
-    }
-
-    /// The tool specs sent with the next request for `trajectory`: all of them in native tool
-    /// calling, none in the text formats (where the prompt describes the tools).
-    pub fn tool_specs(&self, trajectory: &Trajectory) -> Vec<ToolSpec> {
-        match self.format_of(trajectory).is_native() {
-            true => self.tools.specs().cloned().collect(),
-            false => Vec::new(),
+    /// One step: Thought, Action, Observation. Runs can be resumed or forked from any
+    /// trajectory: everything the step needs is in it.
+    pub async fn step(&self, trajectory: &mut Trajectory, on_event: Observer<'_>) {
+        // Thought → Action: the model continues the prompt rendered from the trajectory, and
+        // its move (an action, the final answer, or a reply to repair) joins the trajectory.
+        if trajectory.pending_action().is_none() {
+            self.think(trajectory, on_event).await;
+        }
+        // Observation: the tool the model chose runs, and what it returns completes the step;
+        // the model reads it next turn. (A run paused before the tool call goes on here.)
+        if trajectory.stop.is_none() && trajectory.pending_action().is_some() {
+            self.act(trajectory, on_event).await;
         }
     }
 
-    /// Advances `trajectory` by one step (or ends it). Runs can be resumed or forked from any
-    /// trajectory: everything the step needs is in it.
-    pub async fn step(&self, trajectory: &mut Trajectory, on_event: Observer<'_>) {
+    /// The first half of a step: the model's next move, up to (not including) the tool call.
+    pub async fn think(&self, trajectory: &mut Trajectory, on_event: Observer<'_>) {
         if trajectory.stop.is_some() {
             return;
         }
-        if self.abort.is_aborted() {
-            return end(trajectory, StopReason::Aborted, None, on_event);
-        }
-        if trajectory.steps.len() as u32 >= self.config.max_steps {
-            let message = format!("no answer after {} steps", self.config.max_steps);
-            return end(trajectory, StopReason::MaxSteps, Some(message), on_event);
+        if let Some((reason, message)) = self.over(trajectory) {
+            return end(trajectory, reason, message, on_event);
         }
         let started = self.host.now_ms();
-        let index = trajectory.steps.len() as u32 + 1;
-        let mut step = Step {
-            index,
-            ..Step::default()
-        };
-        on_event(&Event::Step { index });
-
-        // Thought + Action: the model continues the prompt rendered from the trajectory.
-        let verdict = self.think(trajectory, &mut step, on_event).await;
-
-        // Act: record the answer, or run the tool and keep what it returns.
-        let stopped = match verdict {
+        let mut step = Step::new(trajectory.steps.len() as u32 + 1);
+        on_event(&Event::Step { index: step.index });
+        let index = step.index;
+        let stop = match self.reply(trajectory, &mut step, on_event).await {
+            // The final answer ends the run.
             Ok(Verdict::Final { answer, .. }) => {
                 on_event(&Event::Answer {
                     index,
                     text: &answer,
                 });
-                step.answer = Some(answer.clone());
-                trajectory.answer = Some(answer);
+                step.answer = Some(answer);
                 Some((StopReason::Answer, None))
             }
+            // An action waits for its observation.
             Ok(Verdict::Action { tool, input, .. }) => {
-                self.act(trajectory, &mut step, tool, input, on_event).await;
+                step.action = Some(Action { tool, input });
                 None
             }
+            // A mistake of the model: it reads the explanation next turn and tries again.
             Ok(Verdict::Error { why, message, .. }) => {
-                // A mistake of the model: it reads the explanation next turn and tries again.
-                trajectory.stats.n_badcalls += 1;
-                on_event(&Event::Repair {
-                    index,
-                    why: why.name(),
-                    message: &message,
-                });
-                step.observation = Some(message.clone());
-                let why = why.name().to_string();
-                step.repair = Some(Repair { why, message });
+                repair(&mut step, why, message, on_event);
                 None
             }
             Err(error) => {
-                let reason = if error.kind == ErrorKind::Aborted {
-                    StopReason::Aborted
-                } else {
-                    StopReason::Error
-                };
                 step.notes.push(format!("interrupted: {error}"));
+                let reason = match error.kind {
+                    ErrorKind::Aborted => StopReason::Aborted,
+                    _ => StopReason::Error,
+                };
                 Some((reason, Some(error.message)))
             }
         };
-
-        // Keep the step, even an interrupted one: nothing already done is lost.
-        let elapsed = self.host.now_ms() - started;
-        trajectory.stats.elapsed_ms = micros(trajectory.stats.elapsed_ms + elapsed);
-        if stopped.is_none() || !step.raw.is_empty() || step.answer.is_some() {
+        // Keep the step, even an interrupted one: nothing already done is lost. (A step that
+        // failed before the model said anything has nothing to keep; the stop says why.)
+        step.ms = micros(self.host.now_ms() - started);
+        let said = step.calls.iter().any(|c| !c.raw.is_empty()) || step.switch.is_some();
+        if stop.is_none() || said || step.answer.is_some() {
             trajectory.steps.push(step);
-            trajectory.stats.steps = trajectory.steps.len() as u32;
         }
-        if let Some((reason, message)) = stopped {
+        if let Some((reason, message)) = stop {
             end(trajectory, reason, message, on_event);
         }
     }
 
-    /// The format of the next step: the trajectory's own, which changes when `auto` falls
-    /// back to text ReAct (the trajectory is the single source of truth, so a resumed run
-    /// continues in the format it had reached).
-    pub fn format_of(&self, trajectory: &Trajectory) -> Format {
-        Format::from_name(&trajectory.react_format).unwrap_or(self.config.format)
+    /// The second half of a step: runs the tool of the pending action and records the
+    /// observation (or the repair, when the input does not fit the tool).
+    pub async fn act(&self, trajectory: &mut Trajectory, on_event: Observer<'_>) {
+        let Some(step) = trajectory.steps.last_mut() else {
+            return;
+        };
+        let Some(Action { tool, input }) =
+            step.action.clone().filter(|_| step.observation.is_none())
+        else {
+            return;
+        };
+        let started = self.host.now_ms();
+        self.run_tool(step, &tool, input, on_event).await;
+        step.ms = micros(step.ms + self.host.now_ms() - started);
     }
 
-    /// Asks the model for the next Thought and Action, reading its reply as it streams, and
-    /// asks again (up to `retries` times) when the reply cannot be read.
-    async fn think(
+    /// Why the run must stop before another step, if it must: the user stopped it, or the
+    /// step budget is spent.
+    fn over(&self, trajectory: &Trajectory) -> Option<(StopReason, Option<String>)> {
+        if self.abort.is_aborted() {
+            return Some((StopReason::Aborted, None));
+        }
+        let max = self.config.max_steps;
+        (trajectory.steps.len() as u32 >= max).then(|| {
+            (
+                StopReason::MaxSteps,
+                Some(format!("no answer after {max} steps")),
+            )
+        })
+    }
+
+    /// The exact prompt the model receives for the next step of `trajectory`.
+    pub fn prompt(&self, trajectory: &Trajectory) -> Vec<Message> {
+        crate::prompt::render(trajectory, &self.tools)
+    }
+
+    /// The tool specs sent with the next request for `trajectory`: all of them in native tool
+    /// calling, none in the text formats (where the prompt describes the tools).
+    pub fn tool_specs(&self, trajectory: &Trajectory) -> Vec<ToolSpec> {
+        match trajectory.format.is_native() {
+            true => self.tools.specs().cloned().collect(),
+            false => Vec::new(),
+        }
+    }
+
+    /// The model's reply for `step`, read. Like the paper's code, a reply that cannot be read
+    /// is a bad call and is asked again (`config.retries` times), since a second try often
+    /// works; after that it is repaired. (An unknown tool is readable: the repair naming the
+    /// valid tools helps more than asking again.)
+    async fn reply(
         &self,
         trajectory: &mut Trajectory,
         step: &mut Step,
         on_event: Observer<'_>,
     ) -> Result<Verdict, Error> {
         let index = step.index;
-        let mut attempt = 0;
+        let mut retries = 0;
         loop {
-            let format = self.format_of(trajectory);
-            let native = format.is_native();
-            let messages = self.prompt(trajectory);
-            // The stop sequence is sent to the provider, and enforced here too: the parser
-            // cuts the reply at an `Observation` the model invents, and we stop the stream
-            // right there. (Native tool calling needs neither: the reply ends at the call.)
-            let stop = format.stop_sequences(index);
-            let specs: Vec<ToolSpec> = match native {
-                true => self.tools.specs().cloned().collect(),
-                false => Vec::new(),
-            };
-            let mut parser = StreamParser::new(format.parse_options(&self.tools));
-            let mut text = String::new(); // the whole reply as received
-                                          // What the stream has announced so far; the rest is announced after `finish`.
-            let (mut tool, mut thought_sent, mut action_sent) = (String::new(), false, false);
-            let mut notes = Vec::new();
-            let mut first_token = None;
-            let started = self.host.now_ms();
-            let (abort, host) = (&self.abort, &self.host);
-            let mut on_delta = |delta: Delta| -> bool {
-                if abort.is_aborted() {
-                    return false;
-                }
-                let delta = match delta {
-                    Delta::Text(delta) => delta,
-                    Delta::Note(note) => {
-                        on_event(&Event::Note { index, text: note });
-                        notes.push(note.to_string());
-                        return true;
-                    }
+            let (parsed, thought_sent, action_sent) =
+                match self.call(trajectory, step, on_event).await? {
+                    Called::Switched => continue,
+                    Called::Read {
+                        parsed,
+                        thought_sent,
+                        action_sent,
+                    } => (parsed, thought_sent, action_sent),
                 };
-                first_token.get_or_insert_with(|| micros(host.now_ms() - started));
-                text.push_str(delta);
-                on_event(&Event::Token { index, text: delta });
-                if native {
-                    return true; // the text is the thought (or the answer); nothing to parse yet
-                }
-                for event in parser.push_str(delta) {
-                    match event {
-                        ParseEvent::Thought(text) => {
-                            thought_sent = true;
-                            on_event(&Event::Thought { index, text: &text });
-                        }
-                        ParseEvent::Action(name) => tool = name,
-                        ParseEvent::ActionInput(input) => {
-                            action_sent = true;
-                            on_event(&Event::Action {
-                                index,
-                                tool: &tool,
-                                input: &input,
-                            });
-                        }
-                        // The model began to invent an Observation: stop the stream here.
-                        ParseEvent::Cut { .. } => return false,
-                    }
-                }
-                true
-            };
-            let request = Request {
-                messages: &messages,
-                stop: &stop,
-                tools: &specs,
-                abort: &self.abort,
-            };
-            let reply = self.model.complete(request, &mut on_delta).await;
-            step.timing.model_ms = micros(step.timing.model_ms + self.host.now_ms() - started);
-            step.timing.first_token_ms = step.timing.first_token_ms.or(first_token);
-            step.notes.append(&mut notes);
-            trajectory.stats.n_calls += 1;
-            step.raw = match native {
-                true => text.clone(),
-                false => parser.text().to_string(),
-            };
-            if self.abort.is_aborted() {
-                return Err(Error::aborted());
-            }
-            let reply = match reply {
-                // `auto`: the endpoint does not do native tool calling; continue in text.
-                Err(e) if e.kind == ErrorKind::ToolsRejected && format == Format::Auto => {
-                    self.switch(trajectory, step, &e.message, on_event);
-                    continue;
-                }
-                Err(mut e) if e.kind == ErrorKind::ToolsRejected => {
-                    e.message +=
-                        "; choose the format \"auto\" to fall back to text ReAct, or \"mrkl\"";
-                    return Err(e);
-                }
-                other => other?,
-            };
-            if let Some(usage) = reply.usage {
-                trajectory.stats.prompt_tokens += usage.prompt_tokens;
-                trajectory.stats.completion_tokens += usage.completion_tokens;
-                let total = step.usage.get_or_insert_with(Default::default);
-                total.prompt_tokens += usage.prompt_tokens;
-                total.completion_tokens += usage.completion_tokens;
-            }
-            let parsed = if native {
-                let parsed = self.read_native(&text, &reply.tool_calls, format);
-                if parsed.is_none() {
-                    let why = "the model answered in text ReAct instead of calling a tool";
-                    self.switch(trajectory, step, why, on_event);
-                }
-                parsed.unwrap_or_else(|| parse(&text, &Format::Mrkl.parse_options(&self.tools)))
-            } else {
-                parser.finish()
-            };
-            if parsed.cut_at.is_some() {
-                // Saved: what arrived after the cut, and what the model had not sent yet.
-                let saved = text.len().saturating_sub(step.raw.len()) as u32 + reply.unsent_chars;
-                step.saved_chars += saved;
-                trajectory.stats.saved_chars += u64::from(saved);
-            }
-            for note in &parsed.notes {
-                on_event(&Event::Note { index, text: note });
-            }
             match parsed.verdict {
-                // Like the paper's code: an unreadable reply is a bad call, asked again. (An
-                // unknown tool is readable: the repair naming the valid tools helps more.)
                 Verdict::Error { why, message, .. }
-                    if attempt < self.config.retries && why != Why::UnknownTool =>
+                    if retries < self.config.retries && why != Why::UnknownTool =>
                 {
-                    attempt += 1;
-                    trajectory.stats.n_badcalls += 1;
+                    retries += 1;
                     let note = format!(
-                        "the reply could not be read ({why}); asking again ({attempt}/{})",
+                        "the reply could not be read ({}); asking again ({retries}/{})",
+                        why.name(),
                         self.config.retries
                     );
                     on_event(&Event::Note { index, text: &note });
-                    step.retries.push(Retry {
-                        raw: std::mem::take(&mut step.raw),
-                        why: why.name().to_string(),
-                        message,
-                    });
+                    if let Some(call) = step.calls.last_mut() {
+                        call.retried = Some(Repair { why, message });
+                    }
                 }
                 verdict => {
                     let (Verdict::Action { thought, .. }
@@ -471,10 +256,8 @@ impl Agent {
                     | Verdict::Error { thought, .. }) = &verdict;
                     step.thought = thought.trim().to_string();
                     if !thought_sent && !step.thought.is_empty() {
-                        on_event(&Event::Thought {
-                            index,
-                            text: &step.thought,
-                        });
+                        let text = &step.thought;
+                        on_event(&Event::Thought { index, text });
                     }
                     if let (Verdict::Action { tool, input, .. }, false) = (&verdict, action_sent) {
                         on_event(&Event::Action { index, tool, input });
@@ -486,103 +269,25 @@ impl Agent {
         }
     }
 
-    /// Reads a reply in native tool calling: a call is the action (the text before it the
-    /// thought), text alone the answer. `None` when `auto` should fall back: the model wrote
-    /// text ReAct (labels like `Action:` or `Final Answer:`) instead of calling a tool.
-    fn read_native(&self, text: &str, calls: &[ToolCall], format: Format) -> Option<Parsed> {
-        let mut notes = Vec::new();
-        let verdict = if let Some(call) = calls.first() {
-            if calls.len() > 1 {
-                let ignored: Vec<&str> = calls[1..].iter().map(|c| c.name.as_str()).collect();
-                notes.push(format!(
-                    "the model called {} tools at once; tao runs one per step, so it ran the first and ignored: {}",
-                    calls.len(),
-                    ignored.join(", ")
-                ));
-            }
-            Verdict::Action {
-                thought: text.to_string(),
-                tool: call.name.clone(),
-                input: call.arguments.clone(),
-            }
-        } else {
-            if format == Format::Auto {
-                let parsed = parse(text, &Format::Mrkl.parse_options(&self.tools));
-                let plain = matches!(
-                    &parsed.verdict,
-                    Verdict::Error {
-                        why: Why::NoAction | Why::Empty,
-                        ..
-                    }
-                );
-                if !plain {
-                    return None;
-                }
-            }
-            match text.trim() {
-                "" => Verdict::Error {
-                    thought: String::new(),
-                    why: Why::Empty,
-                    message: "Your reply was empty. Call one of the tools, or reply with the final answer.".into(),
-                },
-                answer => Verdict::Final {
-                    thought: String::new(),
-                    answer: answer.to_string(),
-                },
-            }
-        };
-        Some(Parsed {
-            verdict,
-            notes,
-            cut_at: None,
-        })
-    }
-
-    /// Continues the run in the `mrkl` text format, and says so in the step.
-    fn switch(
+    /// Runs `tool` on `input` for `step`: checks the input against the tool's schema, asks for
+    /// approval when the tool needs it, and records what the tool returned.
+    async fn run_tool(
         &self,
-        trajectory: &mut Trajectory,
         step: &mut Step,
-        why: &str,
-        on_event: Observer<'_>,
-    ) {
-        let from = std::mem::replace(&mut trajectory.react_format, Format::Mrkl.name().into());
-        let to = trajectory.react_format.clone();
-        on_event(&Event::Switch {
-            index: step.index,
-            from: &from,
-            to: &to,
-            why,
-        });
-        step.switch = Some(Switch {
-            from,
-            to,
-            why: why.to_string(),
-        });
-    }
-
-    /// Runs the tool the model chose and records the observation.
-    async fn act(
-        &self,
-        trajectory: &mut Trajectory,
-        step: &mut Step,
-        tool: String,
-        input: Value,
+        tool: &str,
+        input: serde_json::Value,
         on_event: Observer<'_>,
     ) {
         let index = step.index;
-        step.action = Some(Action {
-            tool: tool.clone(),
-            input: input.clone(),
-        });
-        let Some(found) = self.tools.get(&tool) else {
+        let Some(found) = self.tools.get(tool) else {
             // The parser checks names against the registry, so this is only reached when a
-            // tool was removed mid-run; it is still the model's mistake to repair.
+            // tool was removed mid-run (or a trajectory was edited); it is still the model's
+            // mistake to repair.
             let message = format!(
                 "Unknown tool \"{tool}\". Valid tools: {}.",
                 self.tools.names().join(", ")
             );
-            return self.repair(trajectory, step, "unknown_tool", message, on_event);
+            return repair(step, Why::UnknownTool, message, on_event);
         };
         let spec = found.spec();
         // The model's mistake, whether the checker or the tool finds it.
@@ -598,16 +303,14 @@ impl Agent {
         };
         let input = match checked {
             Ok(input) => input,
-            Err(problem) => {
-                let message = bad_input(problem);
-                return self.repair(trajectory, step, "bad_input", message, on_event);
-            }
+            Err(problem) => return repair(step, Why::BadInput, bad_input(problem), on_event),
         };
         if spec.needs_approval {
             let approved = self.host.approve(&spec.name, &input).await;
+            let tool = &spec.name;
             on_event(&Event::Approval {
                 index,
-                tool: &spec.name,
+                tool,
                 approved,
             });
             step.approved = Some(approved);
@@ -621,11 +324,11 @@ impl Agent {
         let started = self.host.now_ms();
         let limit = spec.timeout_ms.unwrap_or(self.config.tool_timeout_ms);
         let result = with_timeout(&*self.host, limit, found.call(&input)).await;
-        step.timing.tool_ms = micros(self.host.now_ms() - started);
+        step.tool_ms = micros(self.host.now_ms() - started);
         match result {
             Some(Ok(output)) => observe(step, output, on_event),
             Some(Err(ToolError::BadInput(problem))) => {
-                self.repair(trajectory, step, "bad_input", bad_input(problem), on_event);
+                repair(step, Why::BadInput, bad_input(problem), on_event)
             }
             Some(Err(ToolError::Failed(problem))) => {
                 let text = format!("Error: {tool} failed: {problem}");
@@ -638,27 +341,17 @@ impl Agent {
             }
         }
     }
+}
 
-    fn repair(
-        &self,
-        trajectory: &mut Trajectory,
-        step: &mut Step,
-        why: &str,
-        message: String,
-        on_event: Observer<'_>,
-    ) {
-        trajectory.stats.n_badcalls += 1;
-        on_event(&Event::Repair {
-            index: step.index,
-            why,
-            message: &message,
-        });
-        step.observation = Some(message.clone());
-        step.repair = Some(Repair {
-            why: why.into(),
-            message,
-        });
-    }
+/// Records a model mistake as the step's observation: the model reads `message` next turn.
+fn repair(step: &mut Step, why: Why, message: String, on_event: Observer<'_>) {
+    on_event(&Event::Repair {
+        index: step.index,
+        why: why.name(),
+        message: &message,
+    });
+    step.observation = Some(message.clone());
+    step.repair = Some(Repair { why, message });
 }
 
 /// Records what a tool returned as the step's observation.

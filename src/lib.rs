@@ -49,11 +49,13 @@
 pub mod agent;
 pub mod chat;
 pub mod error;
+pub mod event;
 pub mod format;
 pub mod host;
 pub mod http;
 mod json;
 pub mod llm;
+pub mod prompt;
 pub mod scenarios;
 pub mod settings;
 pub mod to_json;
@@ -63,6 +65,7 @@ pub mod trajectory;
 #[cfg(target_arch = "wasm32")]
 pub mod bindings;
 
-pub use agent::{Abort, Agent, Config, Event};
+pub use agent::{Abort, Agent, Config};
 pub use error::{Error, ErrorKind};
+pub use event::Event;
 pub use trajectory::{Step, StopReason, Trajectory};

@@ -1,48 +1,45 @@
 //! The trajectory: the single source of truth of a run.
 //!
 //! A run is a task and a list of steps; each step is what the model thought, what it did
-//! (an action, or its final answer) and what it observed. The prompt is rendered from it, the
-//! page draws it, exports serialise it and tests compare it: there is no second copy of the
-//! history anywhere (the ReAct paper's code returns its prompt string as `traj` for the same
-//! reason).
+//! (an action, or its final answer) and what it observed, and the model calls it took to get
+//! there. The prompt is rendered from it, the page draws it, exports serialise it and tests
+//! compare it: there is no second copy of the history anywhere (the ReAct paper's code returns
+//! its prompt string as `traj` for the same reason). Even the counts the paper reports
+//! (`n_calls`, `n_badcalls`) are computed from the steps, never kept beside them.
 //!
-//! On disk it is a versioned JSON document, `{"format": "tao-trajectory", "version": 1, ...}`.
+//! On disk it is a versioned JSON document, `{"format": "tao-trajectory", "version": 2, ...}`.
 //! Reading one never panics: a malformed file, or one from a newer tao, is a clear error.
+//! Version 1 files (before steps recorded each model call) still read.
 
 pub use crate::chat::Usage;
 use crate::error::Error;
-use crate::json::{FromJson, Object};
+use crate::format::parse::Why;
+use crate::format::{input_text, Format, Lang};
+use crate::json::{json_struct, FromJson, Object};
 use crate::to_json::{JsonWriter, ToJson};
 use serde_json::Value;
 
 /// The document type written in every exported trajectory.
 pub const DOCUMENT_FORMAT: &str = "tao-trajectory";
-/// The version this tao writes and reads.
-pub const VERSION: u32 = 1;
+/// The version this tao writes (and the newest it reads).
+pub const VERSION: u32 = 2;
 
 /// A whole run.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Trajectory {
-    /// Always [`DOCUMENT_FORMAT`].
-    pub format: String,
-    /// Always [`VERSION`] when written by this tao.
-    pub version: u32,
     /// The question or task the agent was given.
     pub task: String,
-    /// The prompt format the run used (`mrkl`, `paper`).
-    pub react_format: String,
-    /// The prompt language (`en`, `zh`).
-    pub lang: String,
+    /// The prompt format in force: the one the run started in, until `auto` falls back to
+    /// text ReAct (the step where it did records the switch). Written as `react_format`.
+    pub format: Format,
+    /// The prompt language.
+    pub lang: Lang,
     /// Which model produced the replies (e.g. `scripted:apple-ceo`).
     pub model: String,
     /// The steps so far, in order.
     pub steps: Vec<Step>,
-    /// The final answer, once there is one.
-    pub answer: Option<String>,
     /// Why the run ended; `None` while it is still going.
     pub stop: Option<Stop>,
-    /// Counts over the whole run.
-    pub stats: Stats,
 }
 
 /// One Thought → Action → Observation step (or Thought → Answer).
@@ -56,45 +53,62 @@ pub struct Step {
     pub action: Option<Action>,
     /// The final answer, when the model finished.
     pub answer: Option<String>,
-    /// What the tool returned, or the repair message the model will read.
+    /// What the tool returned, or the repair message the model will read. `None` after an
+    /// action means the tool has not run yet: the run is paused before the tool call.
     pub observation: Option<String>,
-    /// The model's reply as it was kept (cut at a hallucinated Observation, if it was).
-    pub raw: String,
     /// Set when the reply could not be used: why, and what the model was told.
     pub repair: Option<Repair>,
+    /// The model calls of this step, in order: the last one is the reply the step is made of;
+    /// those before it were asked again (see [`ModelCall::retried`]) or answered before a
+    /// change of format.
+    pub calls: Vec<ModelCall>,
     /// What the reader of this step should know (text ignored, stream cut, ...).
     pub notes: Vec<String>,
-    /// Replies that were unreadable and asked again before this one (the paper's retries).
-    pub retries: Vec<Retry>,
-    /// Where the time went.
-    pub timing: Timing,
-    /// Tokens, when the model reported them.
-    pub usage: Option<Usage>,
-    /// Characters of the reply not used because the stream was stopped at an invented
-    /// `Observation`: those received after the cut, plus those the model had not yet sent
-    /// when it says (a provider's stream is closed there, so it generates no more).
-    pub saved_chars: u32,
     /// Set when the run changed format in this step (`auto` falling back to text ReAct).
     pub switch: Option<Switch>,
     /// Whether the user approved the call, for a tool that needs approval.
     pub approved: Option<bool>,
     /// The fuel a sandboxed wasm tool burned in this step's call.
     pub fuel: Option<u64>,
+    /// Milliseconds the whole step took (model calls, tool, approval).
+    pub ms: f64,
+    /// Milliseconds the tool took.
+    pub tool_ms: f64,
+}
+
+/// One call of the model: what it replied, and what that cost.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ModelCall {
+    /// The reply as it was kept (cut at a hallucinated Observation, if it was).
+    pub raw: String,
+    /// Set when this reply could not be read and the model was asked again (the paper's
+    /// retries): why, and the parser's explanation.
+    pub retried: Option<Repair>,
+    /// Tokens, when the model reported them.
+    pub usage: Option<Usage>,
+    /// Milliseconds from sending the request to the end of the reply.
+    pub ms: f64,
+    /// Milliseconds from sending the request to the first streamed text, when there was any.
+    pub first_token_ms: Option<f64>,
+    /// Characters of the reply not used because the stream was stopped at an invented
+    /// `Observation`: those received after the cut, plus those the model had not yet sent
+    /// when it says (a provider's stream is closed there, so it generates no more).
+    pub saved_chars: u32,
 }
 
 /// A change of format during a run.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Switch {
     /// The format before (`auto`).
-    pub from: String,
+    pub from: Format,
     /// The format from this step on (`mrkl`).
-    pub to: String,
+    pub to: Format,
     /// Why: the endpoint rejected tools, or the model answered in text ReAct.
     pub why: String,
 }
 
 /// A tool call.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Action {
     /// The tool's name, as registered.
     pub tool: String,
@@ -103,40 +117,19 @@ pub struct Action {
 }
 
 /// A model mistake turned into an observation (counted in `n_badcalls`).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Repair {
-    /// A short code: `no_action`, `unknown_tool`, `bad_input`, ...
-    pub why: String,
+    /// What was wrong: `no_action`, `unknown_tool`, `bad_input`, ...
+    pub why: Why,
     /// The observation the model reads next turn.
     pub message: String,
 }
 
-/// An unreadable reply that was retried.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Retry {
-    /// What the model said.
-    pub raw: String,
-    /// Why it could not be read.
-    pub why: String,
-    /// The parser's explanation.
-    pub message: String,
-}
-
-/// Milliseconds spent in the model and in the tool.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Timing {
-    /// Waiting for (and reading) the model's reply, retries included.
-    pub model_ms: f64,
-    /// Running the tool.
-    pub tool_ms: f64,
-    /// From sending the request to the first streamed text, when there was any.
-    pub first_token_ms: Option<f64>,
-}
-
 /// Why a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum StopReason {
     /// The model gave its final answer.
+    #[default]
     Answer,
     /// `max_steps` steps passed without an answer.
     MaxSteps,
@@ -147,7 +140,7 @@ pub enum StopReason {
 }
 
 /// The end of a run.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Stop {
     /// Why.
     pub reason: StopReason,
@@ -155,39 +148,35 @@ pub struct Stop {
     pub message: Option<String>,
 }
 
-/// Counts over a run, named as in the ReAct paper's code.
+/// Counts over a run, named as in the ReAct paper's code; computed from the steps.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Stats {
     /// Model calls made (retries included).
     pub n_calls: u32,
-    /// Model replies that could not be used: unreadable, unknown tool, bad input.
+    /// Model replies that could not be used: unreadable (asked again, or repaired), unknown
+    /// tool, bad input.
     pub n_badcalls: u32,
     /// Steps taken.
     pub steps: u32,
-    /// Wall-clock time of the run.
+    /// Time the steps took.
     pub elapsed_ms: f64,
     /// Prompt tokens over the run, when reported.
     pub prompt_tokens: u64,
     /// Completion tokens over the run, when reported.
     pub completion_tokens: u64,
-    /// Characters saved by stopping streams at invented observations (see `Step`).
+    /// Characters saved by stopping streams at invented observations (see `ModelCall`).
     pub saved_chars: u64,
 }
 
 impl Trajectory {
     /// An empty trajectory for `task`.
-    pub fn new(task: &str, react_format: &str, lang: &str, model: &str) -> Self {
+    pub fn new(task: &str, format: Format, lang: Lang, model: &str) -> Self {
         Trajectory {
-            format: DOCUMENT_FORMAT.into(),
-            version: VERSION,
             task: task.into(),
-            react_format: react_format.into(),
-            lang: lang.into(),
+            format,
+            lang,
             model: model.into(),
-            steps: Vec::new(),
-            answer: None,
-            stop: None,
-            stats: Stats::default(),
+            ..Trajectory::default()
         }
     }
 
@@ -198,9 +187,38 @@ impl Trajectory {
         }
     }
 
-    /// The latest observation, if any (what a rule policy looks at).
-    pub fn last_observation(&self) -> Option<&str> {
-        self.steps.last().and_then(|s| s.observation.as_deref())
+    /// The final answer, once there is one.
+    pub fn answer(&self) -> Option<&str> {
+        self.steps.last().and_then(|s| s.answer.as_deref())
+    }
+
+    /// The step whose action waits for its observation: the run paused before the tool call.
+    pub fn pending_action(&self) -> Option<&Action> {
+        let step = self.steps.last()?;
+        step.observation
+            .is_none()
+            .then_some(step.action.as_ref())
+            .flatten()
+    }
+
+    /// The counts over the run, from its steps.
+    pub fn stats(&self) -> Stats {
+        let mut stats = Stats {
+            steps: self.steps.len() as u32,
+            ..Stats::default()
+        };
+        for step in &self.steps {
+            stats.n_calls += step.calls.len() as u32;
+            stats.n_badcalls += step.calls.iter().filter(|c| c.retried.is_some()).count() as u32;
+            stats.n_badcalls += u32::from(step.repair.is_some());
+            stats.elapsed_ms += step.ms;
+            let usage = step.usage().unwrap_or_default();
+            stats.prompt_tokens += usage.prompt_tokens;
+            stats.completion_tokens += usage.completion_tokens;
+            stats.saved_chars += u64::from(step.saved_chars());
+        }
+        stats.elapsed_ms = (stats.elapsed_ms * 1000.0).round() / 1000.0;
+        stats
     }
 
     /// The versioned JSON document, pretty-printed.
@@ -223,241 +241,221 @@ impl Trajectory {
                 )))
             }
         }
-        match object.get("version").and_then(Value::as_u64) {
-            Some(v) if v == u64::from(VERSION) => {}
+        let version = match object.get("version").and_then(Value::as_u64) {
+            Some(v @ 1..=2) => v,
             Some(v) if v > u64::from(VERSION) => {
                 return Err(Error::format(format!(
-                    "this trajectory was written by a newer tao (version {v}); this tao reads version {VERSION}: update tao to open it"
+                    "this trajectory was written by a newer tao (version {v}); this tao reads versions 1 to {VERSION}: update tao to open it"
                 )))
             }
             _ => {
                 return Err(Error::format(format!(
-                    "not a trajectory file: the field \"version\" must be {VERSION}"
+                    "not a trajectory file: the field \"version\" must be 1 or {VERSION}"
                 )))
             }
-        }
-        <Trajectory as FromJson>::from_value(&value)
+        };
+        read_trajectory(&value, version)
             .map_err(|e| Error::format(format!("malformed trajectory: {e}")))
     }
 }
 
-// Reading a trajectory document field by field (see `crate::json` for why this is not derived).
-// A missing field takes its default, except the few every trajectory must have.
+impl Step {
+    /// A step about to begin.
+    pub fn new(index: u32) -> Self {
+        Step {
+            index,
+            ..Step::default()
+        }
+    }
 
-impl FromJson for Trajectory {
-    fn from_value(value: &Value) -> Result<Self, String> {
-        let o = Object::new(value, "struct Trajectory")?;
-        let (format, version) = (o.required("format")?, o.required("version")?);
-        let mut t = Trajectory::new(
-            &o.required::<String>("task")?,
-            &o.required::<String>("react_format")?,
-            "en",
-            "",
-        );
-        (t.format, t.version) = (format, version);
-        o.read("lang", &mut t.lang)?;
-        o.read("model", &mut t.model)?;
-        o.read("steps", &mut t.steps)?;
-        o.read("answer", &mut t.answer)?;
-        o.read("stop", &mut t.stop)?;
-        o.read("stats", &mut t.stats)?;
-        Ok(t)
+    /// The reply the step is made of: its last model call's (empty before any call).
+    pub fn raw(&self) -> &str {
+        self.calls.last().map_or("", |c| c.raw.as_str())
+    }
+
+    /// The tokens of all its model calls, when any reported them.
+    pub fn usage(&self) -> Option<Usage> {
+        self.calls
+            .iter()
+            .filter_map(|c| c.usage)
+            .reduce(|mut a, b| {
+                a += b;
+                a
+            })
+    }
+
+    /// Characters saved by stopping its streams at invented observations.
+    pub fn saved_chars(&self) -> u32 {
+        self.calls.iter().map(|c| c.saved_chars).sum()
+    }
+
+    /// Milliseconds spent waiting for (and reading) the model, over all its calls.
+    pub fn model_ms(&self) -> f64 {
+        self.calls.iter().map(|c| c.ms).sum()
     }
 }
 
-impl FromJson for Step {
-    fn from_value(value: &Value) -> Result<Self, String> {
-        let o = Object::new(value, "struct Step")?;
-        let mut step = Step::default();
-        o.read("index", &mut step.index)?;
-        o.read("thought", &mut step.thought)?;
-        o.read("action", &mut step.action)?;
-        o.read("answer", &mut step.answer)?;
-        o.read("observation", &mut step.observation)?;
-        o.read("raw", &mut step.raw)?;
-        o.read("repair", &mut step.repair)?;
-        o.read("notes", &mut step.notes)?;
-        o.read("retries", &mut step.retries)?;
-        o.read("timing", &mut step.timing)?;
-        o.read("usage", &mut step.usage)?;
-        o.read("saved_chars", &mut step.saved_chars)?;
-        o.read("switch", &mut step.switch)?;
-        o.read("approved", &mut step.approved)?;
-        o.read("fuel", &mut step.fuel)?;
-        Ok(step)
+impl StopReason {
+    /// Every reason, in the order the docs list them.
+    pub const ALL: [StopReason; 4] = [
+        StopReason::Answer,
+        StopReason::MaxSteps,
+        StopReason::Aborted,
+        StopReason::Error,
+    ];
+
+    /// The name used in JSON and on the page: `answer`, `max_steps`, `aborted`, `error`.
+    pub fn name(self) -> &'static str {
+        match self {
+            StopReason::Answer => "answer",
+            StopReason::MaxSteps => "max_steps",
+            StopReason::Aborted => "aborted",
+            StopReason::Error => "error",
+        }
     }
 }
 
-impl FromJson for Switch {
+// Reading and writing: one field list per type (see `crate::json` for why this is not
+// derived). A missing field takes its default, except those marked `required`.
+
+json_struct!(Step {
+    index,
+    thought,
+    action,
+    answer,
+    observation,
+    repair,
+    calls,
+    notes,
+    switch,
+    approved,
+    fuel,
+    ms,
+    tool_ms
+});
+json_struct!(ModelCall {
+    raw,
+    retried,
+    usage,
+    ms,
+    first_token_ms,
+    saved_chars
+});
+json_struct!(Switch { from, to (required), why });
+json_struct!(Action { tool (required), input (required) });
+json_struct!(Repair { why (required), message (required) });
+json_struct!(Stop { reason (required), message });
+json_struct!(Stats {
+    n_calls,
+    n_badcalls,
+    steps,
+    elapsed_ms,
+    prompt_tokens,
+    completion_tokens,
+    saved_chars
+});
+
+/// The document: a header (`format`, `version`), the run, and two fields computed from the
+/// steps for readers of the file (`answer`, `stats`), which are not read back.
+impl ToJson for Trajectory {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.object(&[
+            ("format", &DOCUMENT_FORMAT),
+            ("version", &VERSION),
+            ("task", &self.task),
+            ("react_format", &self.format),
+            ("lang", &self.lang),
+            ("model", &self.model),
+            ("steps", &self.steps),
+            ("answer", &self.answer()),
+            ("stop", &self.stop),
+            ("stats", &self.stats()),
+        ]);
+    }
+}
+
+/// The fields of a trajectory document after its header, as [`Trajectory`]'s `ToJson` writes
+/// them (the header was checked by [`Trajectory::from_json`]).
+fn read_trajectory(value: &Value, version: u64) -> Result<Trajectory, String> {
+    let o = Object::new(value, "struct Trajectory")?;
+    let mut t = Trajectory {
+        task: o.required("task")?,
+        format: o.required("react_format")?,
+        ..Trajectory::default()
+    };
+    o.read("lang", &mut t.lang)?;
+    o.read("model", &mut t.model)?;
+    o.read("stop", &mut t.stop)?;
+    match version {
+        1 => {
+            t.steps = o
+                .or_default::<Vec<StepV1>>("steps")?
+                .into_iter()
+                .map(Step::from)
+                .collect()
+        }
+        _ => o.read("steps", &mut t.steps)?,
+    }
+    Ok(t)
+}
+
+impl FromJson for Format {
     fn from_value(value: &Value) -> Result<Self, String> {
-        let o = Object::new(value, "struct Switch")?;
-        Ok(Switch {
-            from: o.or_default("from")?,
-            to: o.required("to")?,
-            why: o.or_default("why")?,
+        let name = String::from_value(value)?;
+        Format::from_name(&name).ok_or_else(|| {
+            format!("unknown format `{name}`, expected one of `mrkl`, `paper`, `tools`, `auto`")
         })
     }
 }
 
-impl FromJson for Action {
+impl ToJson for Format {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.string(self.name());
+    }
+}
+
+impl FromJson for Lang {
     fn from_value(value: &Value) -> Result<Self, String> {
-        let o = Object::new(value, "struct Action")?;
-        Ok(Action {
-            tool: o.required("tool")?,
-            input: o.required("input")?,
+        let name = String::from_value(value)?;
+        Lang::from_name(&name)
+            .ok_or_else(|| format!("unknown language `{name}`, expected `en` or `zh`"))
+    }
+}
+
+impl ToJson for Lang {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.string(self.name());
+    }
+}
+
+impl FromJson for Why {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        let name = String::from_value(value)?;
+        Why::from_name(&name).ok_or_else(|| {
+            let names: Vec<&str> = Why::ALL.iter().map(|w| w.name()).collect();
+            format!(
+                "unknown variant `{name}`, expected one of `{}`",
+                names.join("`, `")
+            )
         })
     }
 }
 
-impl FromJson for Repair {
-    fn from_value(value: &Value) -> Result<Self, String> {
-        let o = Object::new(value, "struct Repair")?;
-        Ok(Repair {
-            why: o.required("why")?,
-            message: o.required("message")?,
-        })
-    }
-}
-
-impl FromJson for Retry {
-    fn from_value(value: &Value) -> Result<Self, String> {
-        let o = Object::new(value, "struct Retry")?;
-        let mut retry = Retry::default();
-        o.read("raw", &mut retry.raw)?;
-        o.read("why", &mut retry.why)?;
-        o.read("message", &mut retry.message)?;
-        Ok(retry)
-    }
-}
-
-impl FromJson for Timing {
-    fn from_value(value: &Value) -> Result<Self, String> {
-        let o = Object::new(value, "struct Timing")?;
-        let mut timing = Timing::default();
-        o.read("model_ms", &mut timing.model_ms)?;
-        o.read("tool_ms", &mut timing.tool_ms)?;
-        o.read("first_token_ms", &mut timing.first_token_ms)?;
-        Ok(timing)
+impl ToJson for Why {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.string(self.name());
     }
 }
 
 impl FromJson for StopReason {
     fn from_value(value: &Value) -> Result<Self, String> {
-        let all = [
-            StopReason::Answer,
-            StopReason::MaxSteps,
-            StopReason::Aborted,
-            StopReason::Error,
-        ];
         let name = String::from_value(value)?;
-        all.into_iter().find(|r| r.name() == name).ok_or_else(|| {
-            format!("unknown variant `{name}`, expected one of `answer`, `max_steps`, `aborted`, `error`")
-        })
-    }
-}
-
-impl FromJson for Stop {
-    fn from_value(value: &Value) -> Result<Self, String> {
-        let o = Object::new(value, "struct Stop")?;
-        Ok(Stop {
-            reason: o.required("reason")?,
-            message: o.or_default("message")?,
-        })
-    }
-}
-
-impl FromJson for Stats {
-    fn from_value(value: &Value) -> Result<Self, String> {
-        let o = Object::new(value, "struct Stats")?;
-        let mut stats = Stats::default();
-        o.read("n_calls", &mut stats.n_calls)?;
-        o.read("n_badcalls", &mut stats.n_badcalls)?;
-        o.read("steps", &mut stats.steps)?;
-        o.read("elapsed_ms", &mut stats.elapsed_ms)?;
-        o.read("prompt_tokens", &mut stats.prompt_tokens)?;
-        o.read("completion_tokens", &mut stats.completion_tokens)?;
-        o.read("saved_chars", &mut stats.saved_chars)?;
-        Ok(stats)
-    }
-}
-
-// Writing a trajectory document: every field, in declaration order (see `crate::to_json` for
-// why this is not derived either).
-
-impl ToJson for Trajectory {
-    fn write_json(&self, out: &mut JsonWriter) {
-        out.object(&[
-            ("format", &self.format),
-            ("version", &self.version),
-            ("task", &self.task),
-            ("react_format", &self.react_format),
-            ("lang", &self.lang),
-            ("model", &self.model),
-            ("steps", &self.steps),
-            ("answer", &self.answer),
-            ("stop", &self.stop),
-            ("stats", &self.stats),
-        ]);
-    }
-}
-
-impl ToJson for Step {
-    fn write_json(&self, out: &mut JsonWriter) {
-        out.object(&[
-            ("index", &self.index),
-            ("thought", &self.thought),
-            ("action", &self.action),
-            ("answer", &self.answer),
-            ("observation", &self.observation),
-            ("raw", &self.raw),
-            ("repair", &self.repair),
-            ("notes", &self.notes),
-            ("retries", &self.retries),
-            ("timing", &self.timing),
-            ("usage", &self.usage),
-            ("saved_chars", &self.saved_chars),
-            ("switch", &self.switch),
-            ("approved", &self.approved),
-            ("fuel", &self.fuel),
-        ]);
-    }
-}
-
-impl ToJson for Switch {
-    fn write_json(&self, out: &mut JsonWriter) {
-        out.object(&[("from", &self.from), ("to", &self.to), ("why", &self.why)]);
-    }
-}
-
-impl ToJson for Action {
-    fn write_json(&self, out: &mut JsonWriter) {
-        out.object(&[("tool", &self.tool), ("input", &self.input)]);
-    }
-}
-
-impl ToJson for Repair {
-    fn write_json(&self, out: &mut JsonWriter) {
-        out.object(&[("why", &self.why), ("message", &self.message)]);
-    }
-}
-
-impl ToJson for Retry {
-    fn write_json(&self, out: &mut JsonWriter) {
-        out.object(&[
-            ("raw", &self.raw),
-            ("why", &self.why),
-            ("message", &self.message),
-        ]);
-    }
-}
-
-impl ToJson for Timing {
-    fn write_json(&self, out: &mut JsonWriter) {
-        out.object(&[
-            ("model_ms", &self.model_ms),
-            ("tool_ms", &self.tool_ms),
-            ("first_token_ms", &self.first_token_ms),
-        ]);
+        StopReason::ALL
+            .into_iter()
+            .find(|r| r.name() == name)
+            .ok_or_else(|| {
+                format!("unknown variant `{name}`, expected one of `answer`, `max_steps`, `aborted`, `error`")
+            })
     }
 }
 
@@ -467,23 +465,104 @@ impl ToJson for StopReason {
     }
 }
 
-impl ToJson for Stop {
-    fn write_json(&self, out: &mut JsonWriter) {
-        out.object(&[("reason", &self.reason), ("message", &self.message)]);
-    }
+/// A step as version 1 wrote it: the last reply's `raw`, the retried replies in `retries`, and
+/// the time and tokens of all of them together.
+#[derive(Default)]
+struct StepV1 {
+    index: u32,
+    thought: String,
+    action: Option<Action>,
+    answer: Option<String>,
+    observation: Option<String>,
+    raw: String,
+    repair: Option<Repair>,
+    notes: Vec<String>,
+    retries: Vec<RetryV1>,
+    timing: TimingV1,
+    usage: Option<Usage>,
+    saved_chars: u32,
+    switch: Option<Switch>,
+    approved: Option<bool>,
+    fuel: Option<u64>,
 }
 
-impl ToJson for Stats {
-    fn write_json(&self, out: &mut JsonWriter) {
-        out.object(&[
-            ("n_calls", &self.n_calls),
-            ("n_badcalls", &self.n_badcalls),
-            ("steps", &self.steps),
-            ("elapsed_ms", &self.elapsed_ms),
-            ("prompt_tokens", &self.prompt_tokens),
-            ("completion_tokens", &self.completion_tokens),
-            ("saved_chars", &self.saved_chars),
-        ]);
+#[derive(Default)]
+struct RetryV1 {
+    raw: String,
+    why: Why,
+    message: String,
+}
+
+#[derive(Default)]
+struct TimingV1 {
+    model_ms: f64,
+    tool_ms: f64,
+    first_token_ms: Option<f64>,
+}
+
+json_struct!(StepV1 {
+    index,
+    thought,
+    action,
+    answer,
+    observation,
+    raw,
+    repair,
+    notes,
+    retries,
+    timing,
+    usage,
+    saved_chars,
+    switch,
+    approved,
+    fuel
+});
+json_struct!(RetryV1 { raw, why, message });
+json_struct!(TimingV1 {
+    model_ms,
+    tool_ms,
+    first_token_ms
+});
+
+/// Version 1's step as calls: each retried reply, then the reply the step is made of, which
+/// carries the time and tokens of them all (version 1 kept only the sums).
+impl From<StepV1> for Step {
+    fn from(v1: StepV1) -> Step {
+        let mut calls: Vec<ModelCall> = v1
+            .retries
+            .into_iter()
+            .map(|r| ModelCall {
+                raw: r.raw,
+                retried: Some(Repair {
+                    why: r.why,
+                    message: r.message,
+                }),
+                ..ModelCall::default()
+            })
+            .collect();
+        calls.push(ModelCall {
+            raw: v1.raw,
+            usage: v1.usage,
+            ms: v1.timing.model_ms,
+            first_token_ms: v1.timing.first_token_ms,
+            saved_chars: v1.saved_chars,
+            retried: None,
+        });
+        Step {
+            index: v1.index,
+            thought: v1.thought,
+            action: v1.action,
+            answer: v1.answer,
+            observation: v1.observation,
+            repair: v1.repair,
+            calls,
+            notes: v1.notes,
+            switch: v1.switch,
+            approved: v1.approved,
+            fuel: v1.fuel,
+            ms: v1.timing.model_ms + v1.timing.tool_ms,
+            tool_ms: v1.timing.tool_ms,
+        }
     }
 }
 
@@ -498,28 +577,28 @@ impl Trajectory {
             if let Some(switch) = &step.switch {
                 out += &format!(
                     "  Switched: {} -> {} ({})\n",
-                    switch.from, switch.to, switch.why
+                    switch.from.name(),
+                    switch.to.name(),
+                    switch.why
                 );
             }
-            for retry in &step.retries {
-                out += &format!("  (retried: {} — {:?})\n", retry.why, retry.raw);
+            for call in &step.calls {
+                if let Some(retried) = &call.retried {
+                    out += &format!("  (retried: {} — {:?})\n", retried.why.name(), call.raw);
+                }
             }
             if !step.thought.is_empty() {
                 out += &format!("  Thought: {}\n", step.thought);
             }
             if let Some(action) = &step.action {
-                out += &format!(
-                    "  Action: {}[{}]\n",
-                    action.tool,
-                    crate::format::input_text(&action.input)
-                );
+                out += &format!("  Action: {}[{}]\n", action.tool, input_text(&action.input));
             }
             for note in &step.notes {
                 out += &format!("  Note: {note}\n");
             }
             match (&step.repair, &step.observation) {
                 (Some(repair), _) => {
-                    out += &format!("  Repair ({}): {}\n", repair.why, repair.message)
+                    out += &format!("  Repair ({}): {}\n", repair.why.name(), repair.message)
                 }
                 (None, Some(observation)) => out += &format!("  Observation: {observation}\n"),
                 (None, None) => {}
@@ -528,7 +607,7 @@ impl Trajectory {
                 out += &format!("  Answer: {answer}\n");
             }
         }
-        let s = &self.stats;
+        let s = self.stats();
         let reason = match &self.stop {
             Some(stop) => match (&stop.reason, &stop.message) {
                 (StopReason::Answer, _) => "answer".to_string(),
@@ -542,17 +621,5 @@ impl Trajectory {
             s.steps, s.n_calls, s.n_badcalls
         );
         out
-    }
-}
-
-impl StopReason {
-    /// The name used in JSON and on the page: `answer`, `max_steps`, `aborted`, `error`.
-    pub fn name(self) -> &'static str {
-        match self {
-            StopReason::Answer => "answer",
-            StopReason::MaxSteps => "max_steps",
-            StopReason::Aborted => "aborted",
-            StopReason::Error => "error",
-        }
     }
 }

@@ -198,19 +198,31 @@ async fn errors_are_js_errors_with_clear_messages() {
     ))
     .err()
     .unwrap();
+    let kind = |e: &JsValue| Reflect::get(e, &"kind".into()).unwrap().as_string();
     assert_eq!(
-        message(bad.into()),
+        kind(&bad).as_deref(),
+        Some("config"),
+        "errors keep their kind"
+    );
+    assert_eq!(
+        message(bad),
         "unknown format \"yaml\"; use \"mrkl\", \"paper\", \"tools\" or \"auto\""
     );
+    let misspelled = JsAgent::new(object(r#"{"scenario": "apple-ceo", "maxStep": 3}"#, &[]))
+        .err()
+        .unwrap();
+    assert!(message(misspelled)
+        .starts_with("unknown option \"maxStep\"; the options are: format, lang, maxSteps"));
     let bad = JsAgent::new(object(r#"{"scenario": "nope"}"#, &[]))
         .err()
         .unwrap();
-    assert!(message(bad.into())
+    assert!(message(bad)
         .starts_with("unknown scenario \"nope\"; the built-in scenarios are: apple-ceo"));
-    let bad = parse_trajectory("{\"format\": \"tao-trajectory\", \"version\": 2}")
+    let bad = parse_trajectory("{\"format\": \"tao-trajectory\", \"version\": 3}")
         .err()
         .unwrap();
-    assert!(message(bad.into()).contains("written by a newer tao (version 2)"));
+    assert_eq!(kind(&bad).as_deref(), Some("format"));
+    assert!(message(bad).contains("written by a newer tao (version 3)"));
 
     // A model that throws ends the run with the error, and the trajectory is still returned.
     let throws = Function::new_with_args("messages", "throw new TypeError('bad key')");
@@ -255,8 +267,10 @@ async fn a_streaming_js_model_is_cut_at_the_invented_observation() {
         text(&first, "observation").contains("Tim Cook"),
         "the real tool ran"
     );
-    assert!(!text(&first, "raw").contains("Steve Jobs"));
-    assert!(get(&first, "saved_chars").as_f64().unwrap() > 0.0);
+    let calls: Array = get(&first, "calls").unchecked_into();
+    let call = calls.get(0);
+    assert!(!text(&call, "raw").contains("Steve Jobs"));
+    assert!(get(&call, "saved_chars").as_f64().unwrap() > 0.0);
     let stops: Array = get(&js_sys::global(), "__streamStops").unchecked_into();
     assert_eq!(stops.length(), 1, "the model was told to stop once");
     let sent = get(&stops.get(0), "sent").as_f64().unwrap();

@@ -567,8 +567,8 @@ fn a_run_over_streams_cuts_a_runaway_reply_at_the_invented_observation() {
         "What is the hometown of the current CEO of Apple Inc.?",
         &mut |_| {},
     ));
-    assert_eq!(t.answer.as_deref(), Some("Mobile, Alabama"));
-    assert_eq!(t.steps[0].raw.trim_end(), MRKL_STEP);
+    assert_eq!(t.answer(), Some("Mobile, Alabama"));
+    assert_eq!(t.steps[0].raw().trim_end(), MRKL_STEP);
     assert!(t.steps[0]
         .observation
         .as_deref()
@@ -577,15 +577,15 @@ fn a_run_over_streams_cuts_a_runaway_reply_at_the_invented_observation() {
     // The stream was closed at the cut (the body dropped unread), not read to its end.
     assert_eq!(transport.cut_bodies.get(), 1);
     assert!(
-        t.steps[0].saved_chars > 0 && t.steps[0].saved_chars < 40,
+        t.steps[0].saved_chars() > 0 && t.steps[0].saved_chars() < 40,
         "{}",
-        t.steps[0].saved_chars
+        t.steps[0].saved_chars()
     );
     assert_eq!(
-        (t.stats.prompt_tokens, t.stats.completion_tokens),
+        (t.stats().prompt_tokens, t.stats().completion_tokens),
         (200, 40)
     );
-    assert!(t.steps.iter().all(|s| s.timing.first_token_ms.is_some()));
+    assert!(t.steps.iter().all(|s| s.calls[0].first_token_ms.is_some()));
 }
 
 #[test]
@@ -603,10 +603,10 @@ fn auto_falls_back_to_text_react_when_tools_are_rejected_and_says_so() {
     let t = block_on(agent.run("Q?", &mut |e| {
         events.push(serde_json::from_str::<Value>(&tao_agent::to_json::to_string(e)).unwrap())
     }));
-    assert_eq!(t.answer.as_deref(), Some("Mobile, Alabama"));
-    assert_eq!(t.react_format, "mrkl");
+    assert_eq!(t.answer(), Some("Mobile, Alabama"));
+    assert_eq!(t.format.name(), "mrkl");
     let switch = t.steps[0].switch.as_ref().unwrap();
-    assert_eq!((switch.from.as_str(), switch.to.as_str()), ("auto", "mrkl"));
+    assert_eq!((switch.from.name(), switch.to.name()), ("auto", "mrkl"));
     assert!(switch.why.contains("does not support tools"));
     assert!(events.iter().any(|e| e["type"] == "switch"));
     let bodies = transport.bodies();
@@ -664,12 +664,12 @@ fn auto_falls_back_when_the_model_answers_in_text_react() {
         .unwrap()
         .why
         .contains("text ReAct"));
-    assert_eq!(t.answer.as_deref(), Some("Mobile, Alabama"));
+    assert_eq!(t.answer(), Some("Mobile, Alabama"));
     assert_switched_prompt(&transport.bodies()[1], 1);
     // And a plain text answer in `auto` is simply the answer.
     let transport = Recorded::new(vec![openai_stream("Mobile, Alabama.")]);
     let t = block_on(agent_over(&transport, Format::Auto).run("Q?", &mut |_| {}));
-    assert_eq!(t.answer.as_deref(), Some("Mobile, Alabama."));
+    assert_eq!(t.answer(), Some("Mobile, Alabama."));
     assert!(t.steps[0].switch.is_none());
 }
 
@@ -685,7 +685,7 @@ fn a_failure_mid_run_keeps_every_step_so_far() {
     let t = block_on(agent_over(&transport, Format::Mrkl).run("Q?", &mut |_| {}));
     assert_eq!(t.steps.len(), 2);
     assert!(t.steps[0].observation.is_some());
-    assert_eq!(t.steps[1].raw, "Thought: Tim");
+    assert_eq!(t.steps[1].raw(), "Thought: Tim");
     let stop = t.stop.unwrap();
     assert_eq!(stop.reason, StopReason::Error);
     assert!(stop.message.unwrap().contains("ended early"));

@@ -18,6 +18,9 @@ mod providers;
 /// score exactly what `make parse-score` scores.
 #[path = "../src/bin/tao/score.rs"]
 mod score;
+/// The shape of the code: the loop's line budget, no circle among the modules, and only the
+/// bindings touching JavaScript.
+mod shape;
 /// Trajectory files: round trip, and no panic on any input.
 mod trajectory_file;
 /// Scripted replies in, rendered trajectory out: the loop end to end, one file per case.

@@ -1,9 +1,13 @@
 //! Trajectory files: what is written reads back the same; anything else is a clear error.
 
+use serde_json::json;
 use std::rc::Rc;
+use tao_agent::format::parse::Why;
 use tao_agent::format::{Format, Lang};
 use tao_agent::host::{block_on, NativeHost};
+use tao_agent::trajectory::{Action, ModelCall, Repair, Switch, Usage};
 use tao_agent::{scenarios, settings, Config, Trajectory};
+use tao_agent::{Step, StopReason};
 
 fn sample() -> Trajectory {
     let scenario = scenarios::get("water").unwrap();
@@ -22,13 +26,13 @@ fn round_trip() {
     let t = sample();
     let json = t.to_json();
     assert!(
-        json.starts_with("{\n  \"format\": \"tao-trajectory\",\n  \"version\": 1,"),
+        json.starts_with("{\n  \"format\": \"tao-trajectory\",\n  \"version\": 2,"),
         "{json}"
     );
     let read = Trajectory::from_json(&json).unwrap();
     assert_eq!(read.to_json(), json);
     assert_eq!(read.steps, t.steps);
-    assert_eq!(t.react_format, Format::Mrkl.name());
+    assert_eq!(t.format, Format::Mrkl);
 }
 
 #[test]
@@ -37,15 +41,139 @@ fn bad_files_get_clear_errors() {
         ("", "not a trajectory file: invalid JSON"),
         ("[1, 2]", "not a trajectory file: expected a JSON object"),
         ("{\"format\": \"other\"}", "not a trajectory file: the field \"format\" must be \"tao-trajectory\""),
-        ("{\"format\": \"tao-trajectory\", \"version\": 7}", "this trajectory was written by a newer tao (version 7); this tao reads version 1: update tao to open it"),
-        ("{\"format\": \"tao-trajectory\", \"version\": \"1\"}", "not a trajectory file: the field \"version\" must be 1"),
+        ("{\"format\": \"tao-trajectory\", \"version\": 7}", "this trajectory was written by a newer tao (version 7); this tao reads versions 1 to 2: update tao to open it"),
+        ("{\"format\": \"tao-trajectory\", \"version\": \"1\"}", "not a trajectory file: the field \"version\" must be 1 or 2"),
         ("{\"format\": \"tao-trajectory\", \"version\": 1}", "malformed trajectory: missing field `task`"),
         ("{\"format\": \"tao-trajectory\", \"version\": 1, \"task\": \"t\", \"react_format\": \"mrkl\", \"steps\": [{\"index\": \"one\"}]}", "malformed trajectory: invalid type: string \"one\", expected u32"),
+        ("{\"format\": \"tao-trajectory\", \"version\": 2, \"task\": \"t\", \"react_format\": \"yaml\"}", "malformed trajectory: unknown format `yaml`"),
+        ("{\"format\": \"tao-trajectory\", \"version\": 2, \"task\": \"t\", \"react_format\": \"mrkl\", \"steps\": [{\"repair\": {\"why\": \"oops\", \"message\": \"m\"}}]}", "malformed trajectory: unknown variant `oops`, expected one of `no_action`"),
     ];
     for (text, expected) in cases {
         let message = Trajectory::from_json(text).unwrap_err().message;
         assert!(message.starts_with(expected), "{text:?}: got {message:?}");
     }
+}
+
+/// A trajectory with every field of every record set, none at its default.
+fn everything() -> Trajectory {
+    let mut t = Trajectory::new("task", Format::Auto, Lang::Zh, "openai:gpt");
+    let call = |raw: &str, retried: Option<Repair>| ModelCall {
+        raw: raw.into(),
+        retried,
+        usage: Some(Usage {
+            prompt_tokens: 120,
+            completion_tokens: 7,
+        }),
+        ms: 812.5,
+        first_token_ms: Some(301.25),
+        saved_chars: 42,
+    };
+    let repair = |why: Why| Repair {
+        why,
+        message: "Write an Action.".into(),
+    };
+    t.steps.push(Step {
+        index: 1,
+        thought: "think".into(),
+        action: Some(Action {
+            tool: "units".into(),
+            input: json!({"value": 42, "unit": "km"}),
+        }),
+        answer: Some("both, to fill every field".into()),
+        observation: Some("26.1 mi".into()),
+        repair: Some(repair(Why::BadInput)),
+        calls: vec![
+            call("?", Some(repair(Why::NoAction))),
+            call("Action: units", None),
+        ],
+        notes: vec!["a note".into()],
+        switch: Some(Switch {
+            from: Format::Auto,
+            to: Format::Mrkl,
+            why: "tools rejected".into(),
+        }),
+        approved: Some(true),
+        fuel: Some(123_456),
+        ms: 1500.75,
+        tool_ms: 3.5,
+    });
+    t.finish(StopReason::Error, Some("the server failed".into()));
+    t
+}
+
+#[test]
+fn every_field_survives_a_round_trip() {
+    let t = everything();
+    let json = t.to_json();
+    let read = Trajectory::from_json(&json).unwrap();
+    assert_eq!(read, t);
+    // Every field is written, and none is written at its default: a field added to a type and
+    // forgotten in its field list fails here.
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let step = &value["steps"][0];
+    for (record, fields) in [
+        (step, 13),
+        (&step["calls"][0], 6),
+        (&step["switch"], 3),
+        (&step["action"], 2),
+        (&step["repair"], 2),
+        (&value["stop"], 2),
+    ] {
+        let object = record.as_object().unwrap();
+        assert_eq!(object.len(), fields, "{record}");
+        assert!(object.values().all(|v| !v.is_null()), "{record}");
+    }
+    assert_eq!(value["stats"]["n_calls"], 2);
+    assert_eq!(
+        value["stats"]["n_badcalls"], 2,
+        "one retried call, one repair"
+    );
+    assert_eq!(value["stats"]["saved_chars"], 84);
+    assert_eq!(value["answer"], "both, to fill every field");
+}
+
+#[test]
+fn every_strict_prefix_of_a_file_is_an_error() {
+    let json = everything().to_json();
+    for (end, _) in json.char_indices().skip(1) {
+        assert!(
+            Trajectory::from_json(&json[..end]).is_err(),
+            "{:?}",
+            &json[..end]
+        );
+    }
+    let json = sample().to_json();
+    for (end, _) in json.char_indices().skip(1) {
+        assert!(Trajectory::from_json(&json[..end]).is_err());
+    }
+}
+
+#[test]
+fn version_1_files_still_read() {
+    // What tao wrote before steps recorded their model calls.
+    let v1 = r##"{"format": "tao-trajectory", "version": 1, "task": "Q?", "react_format": "mrkl",
+      "lang": "en", "model": "scripted:x",
+      "steps": [{"index": 1, "thought": "t", "action": {"tool": "search", "input": "x"},
+        "answer": null, "observation": "o", "raw": "Thought: t\nAction: search\nAction Input: x",
+        "repair": null, "notes": [], "retries": [{"raw": "??", "why": "no_action", "message": "m"}],
+        "timing": {"model_ms": 20.0, "tool_ms": 1.5, "first_token_ms": 3.0},
+        "usage": {"prompt_tokens": 10, "completion_tokens": 5}, "saved_chars": 4,
+        "switch": null, "approved": null, "fuel": null}],
+      "answer": null, "stop": null,
+      "stats": {"n_calls": 2, "n_badcalls": 1, "steps": 1, "elapsed_ms": 21.5}}"##;
+    let t = Trajectory::from_json(v1).unwrap();
+    let step = &t.steps[0];
+    assert_eq!(step.calls.len(), 2);
+    assert_eq!(step.calls[0].raw, "??");
+    assert_eq!(step.calls[0].retried.as_ref().unwrap().why, Why::NoAction);
+    assert_eq!(step.raw(), "Thought: t\nAction: search\nAction Input: x");
+    assert_eq!((step.model_ms(), step.tool_ms, step.ms), (20.0, 1.5, 21.5));
+    assert_eq!(step.saved_chars(), 4);
+    let stats = t.stats();
+    assert_eq!((stats.n_calls, stats.n_badcalls, stats.steps), (2, 1, 1));
+    assert_eq!((stats.prompt_tokens, stats.elapsed_ms), (10, 21.5));
+    // And it is written back as version 2.
+    assert!(t.to_json().contains("\"version\": 2,"));
 }
 
 #[test]

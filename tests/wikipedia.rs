@@ -612,7 +612,7 @@ fn a_two_hop_question_in_the_papers_format() {
         .replace("BORN_2", BORN_2)
         .replace("ULM", ULM_FIRST_FIVE);
     assert_eq!(trajectory.to_text(), expected);
-    assert_eq!(trajectory.answer.as_deref(), Some("Germany"));
+    assert_eq!(trajectory.answer(), Some("Germany"));
     assert_eq!(
         trajectory.stop.as_ref().map(|s| s.reason),
         Some(StopReason::Answer)
@@ -636,8 +636,9 @@ fn a_failing_wiki_is_an_observation_and_the_run_goes_on() {
         Some("Error: search failed: could not reach 127.0.0.1:8124 (connection reset); check the connection and the wiki's address")
     );
     assert_eq!(
-        trajectory.stats.n_badcalls, 0,
+        trajectory.stats().n_badcalls,
+        0,
         "the wiki's failure is not the model's"
     );
-    assert_eq!(trajectory.answer.as_deref(), Some("Ulm"));
+    assert_eq!(trajectory.answer(), Some("Ulm"));
 }

@@ -51,11 +51,6 @@ export class TaoTrajectory extends HTMLElement {
   #raw = new Map();
   /** Per step, the element holding the current reply's raw text (live or folded); cards go before it. */
   #rawBox = new Map();
-  /**
-   * Steps whose current reply is complete. Notes only come once a reply is read, so a token
-   * after a note starts a new reply in the same step: the agent is asking the model again.
-   */
-  #replyDone = new Set();
   /** Approval requests waiting for the reader, by step index. */
   #pending = new Map();
   /** The step being run: where an approval request goes. */
@@ -90,6 +85,14 @@ export class TaoTrajectory extends HTMLElement {
         this.#lastStep = ev.index;
         this.#step(ev.index);
         break;
+      case "call":
+        // Asked again within the step: fold the previous reply where it is; the next token
+        // starts a new live box.
+        if (ev.n > 1) {
+          this.#endRaw(ev.index);
+          this.#rawBox.delete(ev.index);
+        }
+        break;
       case "token":
         this.#token(ev.index, ev.text);
         break;
@@ -122,11 +125,9 @@ export class TaoTrajectory extends HTMLElement {
       }
       case "note":
         this.#insert(ev.index, noteCard(ev.text));
-        if (this.#raw.has(ev.index)) this.#replyDone.add(ev.index);
         break;
       case "switch":
         this.#insert(ev.index, switchCard(ev.from, ev.to, ev.why));
-        if (this.#raw.has(ev.index)) this.#replyDone.add(ev.index);
         break;
       case "answer":
         this.#endRaw(ev.index);
@@ -193,7 +194,6 @@ export class TaoTrajectory extends HTMLElement {
     this.#steps.clear();
     this.#raw.clear();
     this.#rawBox.clear();
-    this.#replyDone.clear();
     this.#pending.clear();
     this.removeAttribute("aria-busy");
     this.replaceChildren();
@@ -211,11 +211,6 @@ export class TaoTrajectory extends HTMLElement {
 
   /** Appends a streamed delta to the step's live raw text, creating it on the first token. */
   #token(index, text) {
-    if (this.#replyDone.delete(index)) {
-      // A new reply in the same step: fold the old one where it is, start a new live box.
-      this.#endRaw(index);
-      this.#rawBox.delete(index);
-    }
     let node = this.#raw.get(index);
     if (!node) {
       const live = el("div", { class: "raw-live", "data-kind": "raw" });
@@ -374,14 +369,14 @@ function stepShell(index, timing) {
 
 function timingText(step) {
   const parts = [];
-  const tm = step.timing ?? {};
-  if (typeof tm.model_ms === "number") parts.push(`${t("timing.model")} ${formatMs(tm.model_ms)}`);
-  if (typeof tm.first_token_ms === "number") parts.push(`${t("timing.firstToken")} ${formatMs(tm.first_token_ms)}`);
-  if (typeof tm.tool_ms === "number" && step.action) parts.push(`${t("timing.tool")} ${formatMs(tm.tool_ms)}`);
-  const u = step.usage;
-  if (u && (u.prompt_tokens || u.completion_tokens)) {
-    parts.push(`${(u.prompt_tokens ?? 0) + (u.completion_tokens ?? 0)} ${t("usage.tokens")}`);
-  }
+  const calls = step.calls ?? [];
+  const modelMs = calls.reduce((sum, c) => sum + (c.ms ?? 0), 0);
+  if (calls.length) parts.push(`${t("timing.model")} ${formatMs(modelMs)}`);
+  const first = calls.find((c) => typeof c.first_token_ms === "number");
+  if (first) parts.push(`${t("timing.firstToken")} ${formatMs(first.first_token_ms)}`);
+  if (typeof step.tool_ms === "number" && step.action) parts.push(`${t("timing.tool")} ${formatMs(step.tool_ms)}`);
+  const tokens = calls.reduce((sum, c) => sum + (c.usage ? (c.usage.prompt_tokens ?? 0) + (c.usage.completion_tokens ?? 0) : 0), 0);
+  if (tokens) parts.push(`${tokens} ${t("usage.tokens")}`);
   return parts.join(" · ");
 }
 
@@ -391,9 +386,11 @@ function stepBlock(step) {
   const body = block.querySelector(".step-body");
   // Replies the model had to redo inside this step come first, in the order they happened.
   if (step.switch) body.append(switchCard(step.switch.from, step.switch.to, step.switch.why));
-  for (const retry of step.retries ?? []) {
-    const c = repairCard(retry.why, retry.message, t("card.retry"));
-    c.append(rawDetails(retry.raw));
+  const calls = step.calls ?? [];
+  for (const call of calls) {
+    if (!call.retried) continue;
+    const c = repairCard(call.retried.why, call.retried.message, t("card.retry"));
+    c.append(rawDetails(call.raw));
     body.append(c);
   }
   if (step.thought) body.append(thoughtCard(step.thought));
@@ -407,7 +404,8 @@ function stepBlock(step) {
     body.append(observationCard(obs, step.fuel));
   }
   for (const note of step.notes ?? []) body.append(noteCard(note));
-  if (step.raw) body.append(rawDetails(step.raw));
+  const raw = calls.length ? calls[calls.length - 1].raw : "";
+  if (raw) body.append(rawDetails(raw));
   return block;
 }
 

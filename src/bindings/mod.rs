@@ -30,6 +30,7 @@ use crate::scenarios;
 use crate::settings::{BUILTIN_TOOLS, PROVIDERS};
 use crate::to_json::{JsonWriter, ToJson};
 use crate::trajectory::Trajectory;
+pub use agent::JsAgent;
 use fetch::WebTransport;
 use host::WebHost;
 use js_sys::{Promise, Reflect, JSON};

@@ -63,6 +63,7 @@ export interface RunOptions {
 }
 export type TaoEvent =
   | { type: "step"; index: number }
+  | { type: "call"; index: number; n: number }
   | { type: "token"; index: number; text: string }
   | { type: "thought"; index: number; text: string }
   | { type: "action"; index: number; tool: string; input: unknown }
@@ -76,17 +77,29 @@ export type TaoEvent =
 export type StopReason = "answer" | "max_steps" | "aborted" | "error";
 export interface TaoStep {
   index: number; thought: string; action: { tool: string; input: unknown } | null;
-  answer: string | null; observation: string | null; raw: string;
-  repair: { why: string; message: string } | null; notes: string[];
-  retries: { raw: string; why: string; message: string }[];
-  timing: { model_ms: number; tool_ms: number; first_token_ms: number | null };
+  answer: string | null;
+  /** What the tool returned, or the repair message; null after an action: the tool has not run yet. */
+  observation: string | null;
+  repair: { why: string; message: string } | null;
+  /** The model calls of the step, in order; the last is the reply the step is made of. */
+  calls: ModelCall[];
+  notes: string[]; switch: { from: string; to: string; why: string } | null;
+  approved: boolean | null; fuel: number | null; ms: number; tool_ms: number;
+}
+export interface ModelCall {
+  raw: string;
+  /** Set when this reply could not be read and the model was asked again. */
+  retried: { why: string; message: string } | null;
   usage: { prompt_tokens: number; completion_tokens: number } | null;
-  saved_chars: number; switch: { from: string; to: string; why: string } | null;
-  approved: boolean | null; fuel: number | null;
+  ms: number; first_token_ms: number | null; saved_chars: number;
 }
 export interface Trajectory {
-  format: "tao-trajectory"; version: 1; task: string; react_format: string; lang: string; model: string;
-  steps: TaoStep[]; answer: string | null; stop: { reason: StopReason; message: string | null } | null;
+  format: "tao-trajectory"; version: 2; task: string; react_format: string; lang: string; model: string;
+  steps: TaoStep[];
+  /** Written from the steps (the last step's answer); not read back. */
+  answer: string | null;
+  stop: { reason: StopReason; message: string | null } | null;
+  /** Computed from the steps when written; not read back. */
   stats: { n_calls: number; n_badcalls: number; steps: number; elapsed_ms: number; prompt_tokens: number; completion_tokens: number; saved_chars: number };
 }
 export interface ScenarioInfo { name: string; title: string; description: string; task: string; format: "mrkl" | "paper"; maxSteps: number | null; tools: string[]; }

@@ -9,18 +9,16 @@
 //! - [`tools`]: native tool calling (OpenAI `tools`, Anthropic `tool_use`); `auto` is the same
 //!   with a fallback to `mrkl` when the endpoint or the model does not do it.
 //!
-//! Both share one lenient, incremental reader, [`parse`]. The prompt is always rendered from the
-//! trajectory: a system message with the instructions and tools, the question, then for each
-//! step the model's turn and the observation.
+//! Both text formats share one lenient, incremental reader, [`parse`]. Each file owns its
+//! prompt, how a step reads as the model's turn, how an observation is labelled and where the
+//! model must stop; walking the trajectory to put those together is `crate::prompt`'s job.
 
 pub mod mrkl;
 pub mod paper;
 pub mod parse;
 pub mod tools;
 
-use crate::llm::{Message, Role};
 use crate::tools::Registry;
-use crate::trajectory::Trajectory;
 use serde_json::Value;
 
 /// A prompt format.
@@ -40,9 +38,10 @@ pub enum Format {
 
 /// The language of the prompt (the labels stay English in both: models follow them best, and
 /// Qwen-Agent's Chinese prompt keeps them too).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Lang {
     /// English.
+    #[default]
     En,
     /// Chinese.
     Zh,
@@ -125,11 +124,11 @@ impl Format {
         }
     }
 
-    /// How the observation of step `n` is shown to the model.
+    /// How the observation of step `n` is shown to the model in text.
     pub fn observation(self, n: u32, text: &str) -> String {
         match self {
-            Format::Paper => format!("Observation {n}: {text}"),
-            _ => format!("Observation: {text}"),
+            Format::Paper => paper::observation(n, text),
+            _ => mrkl::observation(text),
         }
     }
 
@@ -137,8 +136,8 @@ impl Format {
     /// native formats need no stop: the provider ends the reply at the tool call).
     pub fn stop_sequences(self, n: u32) -> Vec<String> {
         match self {
-            Format::Mrkl => vec!["\nObservation:".into()],
-            Format::Paper => vec![format!("\nObservation {n}:")],
+            Format::Mrkl => vec![mrkl::STOP.into()],
+            Format::Paper => vec![paper::stop(n)],
             Format::Tools | Format::Auto => Vec::new(),
         }
     }
@@ -153,50 +152,13 @@ impl Format {
         self.parse_options_named(tools.iter().map(|t| t.name.clone()).collect())
     }
 
-    fn parse_options_named(self, names: Vec<String>) -> parse::ParseOptions {
+    pub(crate) fn parse_options_named(self, names: Vec<String>) -> parse::ParseOptions {
         let mut options = parse::ParseOptions::new(match self {
             Format::Paper => parse::Style::Paper,
             _ => parse::Style::Mrkl,
         });
         options.tools = Some(names);
         options
-    }
-
-    /// The whole prompt for the next step, rendered from the trajectory.
-    pub fn render(self, trajectory: &Trajectory, tools: &Registry, lang: Lang) -> Vec<Message> {
-        if self.is_native() {
-            return self::tools::render(trajectory, lang);
-        }
-        let mut messages = vec![
-            Message::new(Role::System, self.instructions(tools, lang)),
-            Message::new(Role::User, format!("Question: {}", trajectory.task)),
-        ];
-        for step in &trajectory.steps {
-            // A reply that could not be read is shown as the model wrote it, so it can see its
-            // mistake next to the repair observation; a good one is shown in canonical form.
-            let turn = match (&step.repair, &step.action, &step.answer) {
-                (None, Some(action), _) => self.turn(
-                    step.index,
-                    &step.thought,
-                    Move::Act {
-                        tool: &action.tool,
-                        input: &action.input,
-                    },
-                ),
-                (None, None, Some(answer)) => {
-                    self.turn(step.index, &step.thought, Move::Answer(answer))
-                }
-                _ => step.raw.trim().to_string(),
-            };
-            messages.push(Message::new(Role::Assistant, turn));
-            if let Some(observation) = &step.observation {
-                messages.push(Message::new(
-                    Role::User,
-                    self.observation(step.index, observation),
-                ));
-            }
-        }
-        messages
     }
 }
 

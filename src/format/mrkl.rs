@@ -72,3 +72,11 @@ pub fn turn(thought: &str, next: Move) -> String {
         Move::Answer(answer) => format!("Thought: {}\nFinal Answer: {answer}", thought.trim()),
     }
 }
+
+/// How an observation is shown to the model.
+pub fn observation(text: &str) -> String {
+    format!("Observation: {text}")
+}
+
+/// Where the model should stop: before it writes the observation itself.
+pub const STOP: &str = "\nObservation:";

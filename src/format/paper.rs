@@ -70,3 +70,13 @@ pub fn turn(n: u32, thought: &str, next: Move) -> String {
     };
     format!("Thought {n}: {}\nAction {n}: {action}", thought.trim())
 }
+
+/// How the observation of step `n` is shown to the model.
+pub fn observation(n: u32, text: &str) -> String {
+    format!("Observation {n}: {text}")
+}
+
+/// Where the model should stop in step `n`: before it writes the observation itself.
+pub fn stop(n: u32) -> String {
+    format!("\nObservation {n}:")
+}

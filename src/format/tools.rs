@@ -10,11 +10,13 @@
 //!
 //! This is the robust alternative the seed articles recommend once a model supports it. It is
 //! not always there: some endpoints reject `tools`, and some models answer in text ReAct
-//! anyway; `auto` notices either and continues the run in the `mrkl` text format.
+//! anyway; `auto` notices either ([`rejected`], [`read`]) and continues the run in the `mrkl`
+//! text format.
 
-use super::Lang;
-use crate::llm::{Message, Role, ToolCall};
-use crate::trajectory::Trajectory;
+use super::parse::{parse, Parsed, Verdict, Why};
+use super::{Format, Lang, Move};
+use crate::chat::{Message, Role, ToolCall};
+use crate::error::{Error, ErrorKind};
 
 /// The English instructions.
 pub const PROMPT_EN: &str = "Answer the user's question as best you can. You can call tools to look things up or to calculate. Before each tool call, say briefly what you are thinking and why you need the tool. Call one tool at a time and wait for its result. When you know the answer, reply with the final answer only, without calling a tool.";
@@ -36,37 +38,94 @@ pub fn call_id(n: u32) -> String {
     format!("call_{n}")
 }
 
-/// The conversation so far, with tool calls and tool results as the APIs expect them.
-pub fn render(trajectory: &Trajectory, lang: Lang) -> Vec<Message> {
-    let mut messages = vec![
-        Message::new(Role::System, instructions(lang)),
-        Message::new(Role::User, trajectory.task.clone()),
-    ];
-    for step in &trajectory.steps {
-        let observation = step.observation.clone().unwrap_or_default();
-        match (&step.action, &step.answer) {
-            (Some(action), _) => {
-                let mut turn = Message::new(Role::Assistant, step.thought.clone());
-                turn.tool_calls.push(ToolCall {
-                    id: call_id(step.index),
-                    name: action.tool.clone(),
-                    arguments: action.input.clone(),
-                });
-                messages.push(turn);
-                let mut result = Message::new(Role::Tool, observation);
-                result.tool_call_id = Some(call_id(step.index));
-                messages.push(result);
-            }
-            (None, Some(answer)) => messages.push(Message::new(Role::Assistant, answer.clone())),
-            // A reply that was neither (empty, or unreadable text): shown as it was, with the
-            // repair message as the user's answer.
-            (None, None) => {
-                messages.push(Message::new(Role::Assistant, step.raw.trim().to_string()));
-                if step.observation.is_some() {
-                    messages.push(Message::new(Role::User, observation));
+/// Step `n` as the APIs expect it: an assistant turn carrying its tool call, then the tool's
+/// result under the call's id; or the answer as plain text.
+pub fn turn(n: u32, thought: &str, next: Move, observation: &str) -> Vec<Message> {
+    match next {
+        Move::Act { tool, input } => {
+            let mut turn = Message::new(Role::Assistant, thought);
+            turn.tool_calls.push(ToolCall {
+                id: call_id(n),
+                name: tool.to_string(),
+                arguments: input.clone(),
+            });
+            let mut result = Message::new(Role::Tool, observation);
+            result.tool_call_id = Some(call_id(n));
+            vec![turn, result]
+        }
+        Move::Answer(answer) => vec![Message::new(Role::Assistant, answer)],
+    }
+}
+
+/// What a reply in native tool calling means: a call is the action (the text before it the
+/// thought), text alone is the answer. In `auto`, a text reply written in text ReAct (labels
+/// like `Action:` or `Final Answer:`) means the model does not do tool calls: `Err` says why,
+/// and the run falls back to `mrkl`.
+pub fn read(
+    text: &str,
+    calls: &[ToolCall],
+    format: Format,
+    tools: &[String],
+) -> Result<Parsed, &'static str> {
+    let mut notes = Vec::new();
+    let verdict = if let Some(call) = calls.first() {
+        if calls.len() > 1 {
+            let ignored: Vec<&str> = calls[1..].iter().map(|c| c.name.as_str()).collect();
+            notes.push(format!(
+                "the model called {} tools at once; tao runs one per step, so it ran the first and ignored: {}",
+                calls.len(),
+                ignored.join(", ")
+            ));
+        }
+        Verdict::Action {
+            thought: text.to_string(),
+            tool: call.name.clone(),
+            input: call.arguments.clone(),
+        }
+    } else {
+        if format == Format::Auto {
+            let parsed = parse(text, &Format::Mrkl.parse_options_named(tools.to_vec()));
+            let plain = matches!(
+                &parsed.verdict,
+                Verdict::Error {
+                    why: Why::NoAction | Why::Empty,
+                    ..
                 }
+            );
+            if !plain {
+                return Err("the model answered in text ReAct instead of calling a tool");
             }
         }
+        match text.trim() {
+            "" => Verdict::Error {
+                thought: String::new(),
+                why: Why::Empty,
+                message:
+                    "Your reply was empty. Call one of the tools, or reply with the final answer."
+                        .into(),
+            },
+            answer => Verdict::Final {
+                thought: String::new(),
+                answer: answer.to_string(),
+            },
+        }
+    };
+    Ok(Parsed {
+        verdict,
+        notes,
+        cut_at: None,
+    })
+}
+
+/// What to do when the endpoint refused native tool calling: `auto` falls back to text ReAct
+/// (`Ok` with the reason, for the switch); `tools` fails, saying what to choose instead.
+pub fn rejected(format: Format, mut error: Error) -> Result<String, Error> {
+    match (format, error.kind) {
+        (Format::Auto, ErrorKind::ToolsRejected) => Ok(error.message),
+        (_, ErrorKind::ToolsRejected) => {
+            error.message += "; choose the format \"auto\" to fall back to text ReAct, or \"mrkl\"";
+            Err(error)
+        }
+        _ => Err(error),
     }
-    messages
 }

@@ -12,10 +12,12 @@
 
 use std::fmt;
 
-/// Why a reply, or the tool call it asked for, could not be used.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Why a reply, or the tool call it asked for, could not be used. (The default, for a record
+/// read without one, is the commonest reason.)
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Why {
     /// `no_action`: the reply had neither an action nor a final answer.
+    #[default]
     NoAction,
     /// `missing_action_input`: the reply named a tool but gave no `Action Input:` (or, in the
     /// paper's style, no input in brackets).

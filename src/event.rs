@@ -1,0 +1,143 @@
+//! What happens during a run, as it happens: the page draws these, an embedder listens to
+//! them, and tests check their order.
+//!
+//! Events are a live view; the trajectory is the record. Everything an event says is also in
+//! the trajectory once the step is over (except the streamed tokens, whose sum is each model
+//! call's `raw`), so a page can always redraw from the trajectory alone.
+
+use crate::to_json::{JsonWriter, ToJson};
+use crate::trajectory::StopReason;
+use serde_json::Value;
+
+/// What happens during a run, as it happens (the page draws these; tests check their order).
+/// In every variant `index` is the 1-based step number and `text` the payload.
+#[allow(missing_docs)] // the fields are named for what they hold; see above
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event<'a> {
+    /// Step `index` begins.
+    Step { index: u32 },
+    /// Model call `n` of the step begins (`n` > 1: the model is asked again, after a reply
+    /// that could not be read, a refused parameter or a change of format).
+    Call { index: u32, n: u32 },
+    /// A streamed piece of the model's reply.
+    Token { index: u32, text: &'a str },
+    /// The step's thought is complete.
+    Thought { index: u32, text: &'a str },
+    /// The step's action is known.
+    Action {
+        index: u32,
+        tool: &'a str,
+        input: &'a Value,
+    },
+    /// A tool that needs approval was approved or denied by the user.
+    Approval {
+        index: u32,
+        tool: &'a str,
+        approved: bool,
+    },
+    /// What the tool returned, and the fuel it burned when it is a sandboxed wasm tool.
+    Observation {
+        index: u32,
+        text: &'a str,
+        fuel: Option<u64>,
+    },
+    /// The reply could not be used; `message` is what the model is told.
+    Repair {
+        index: u32,
+        why: &'a str,
+        message: &'a str,
+    },
+    /// Something the reader should know (a cut stream, ignored text, a retry).
+    Note { index: u32, text: &'a str },
+    /// The run continues in another format (`auto` falling back to text ReAct).
+    Switch {
+        index: u32,
+        from: &'a str,
+        to: &'a str,
+        why: &'a str,
+    },
+    /// The final answer.
+    Answer { index: u32, text: &'a str },
+    /// The run ended.
+    Stopped {
+        reason: StopReason,
+        message: Option<&'a str>,
+    },
+}
+
+/// An event as the page receives it: `{"type": "thought", "index": 1, "text": "..."}`, the
+/// variant's name (lowercase) first, then its fields.
+impl ToJson for Event<'_> {
+    fn write_json(&self, out: &mut JsonWriter) {
+        match self {
+            Event::Step { index } => out.object(&[("type", &"step"), ("index", index)]),
+            Event::Call { index, n } => {
+                out.object(&[("type", &"call"), ("index", index), ("n", n)])
+            }
+            Event::Token { index, text } => {
+                out.object(&[("type", &"token"), ("index", index), ("text", text)])
+            }
+            Event::Thought { index, text } => {
+                out.object(&[("type", &"thought"), ("index", index), ("text", text)])
+            }
+            Event::Action { index, tool, input } => out.object(&[
+                ("type", &"action"),
+                ("index", index),
+                ("tool", tool),
+                ("input", input),
+            ]),
+            Event::Approval {
+                index,
+                tool,
+                approved,
+            } => out.object(&[
+                ("type", &"approval"),
+                ("index", index),
+                ("tool", tool),
+                ("approved", approved),
+            ]),
+            Event::Observation { index, text, fuel } => out.object(&[
+                ("type", &"observation"),
+                ("index", index),
+                ("text", text),
+                ("fuel", fuel),
+            ]),
+            Event::Repair {
+                index,
+                why,
+                message,
+            } => out.object(&[
+                ("type", &"repair"),
+                ("index", index),
+                ("why", why),
+                ("message", message),
+            ]),
+            Event::Note { index, text } => {
+                out.object(&[("type", &"note"), ("index", index), ("text", text)])
+            }
+            Event::Switch {
+                index,
+                from,
+                to,
+                why,
+            } => out.object(&[
+                ("type", &"switch"),
+                ("index", index),
+                ("from", from),
+                ("to", to),
+                ("why", why),
+            ]),
+            Event::Answer { index, text } => {
+                out.object(&[("type", &"answer"), ("index", index), ("text", text)])
+            }
+            Event::Stopped { reason, message } => out.object(&[
+                ("type", &"stopped"),
+                ("reason", reason),
+                ("message", message),
+            ]),
+        }
+    }
+}
+
+/// Receives events.
+pub type Observer<'a> = &'a mut dyn FnMut(&Event);

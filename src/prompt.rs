@@ -1,0 +1,74 @@
+//! The prompt, rendered from the trajectory: what the model reads at each step.
+//!
+//! A system message with the instructions (and, in the text formats, the tools), the question,
+//! then for each step the model's own turn and what it observed. Nothing here is remembered
+//! between steps: the prompt of step k is the rendering of the first k-1 steps, so what the
+//! model reads can always be shown exactly (the CLI's `--show-prompts`, the page's prompt
+//! view), and a trajectory that was edited or imported is read just as it now stands.
+//!
+//! The format in force is the trajectory's own: after `auto` falls back to text ReAct, the
+//! whole prompt (instructions, tool list, earlier steps) is text ReAct.
+
+use crate::chat::{Message, Role};
+use crate::format::{tools, Format, Move};
+use crate::tools::Registry;
+use crate::trajectory::{Step, Trajectory};
+
+/// The whole prompt for the next step of `trajectory`.
+pub fn render(trajectory: &Trajectory, registry: &Registry) -> Vec<Message> {
+    let (format, lang) = (trajectory.format, trajectory.lang);
+    let question = match format.is_native() {
+        true => trajectory.task.clone(),
+        false => format!("Question: {}", trajectory.task),
+    };
+    let mut messages = vec![
+        Message::new(Role::System, format.instructions(registry, lang)),
+        Message::new(Role::User, question),
+    ];
+    for step in &trajectory.steps {
+        messages.extend(turn(format, step));
+    }
+    messages
+}
+
+/// Step `step` as the model reads it: its own turn, then the observation.
+fn turn(format: Format, step: &Step) -> Vec<Message> {
+    let observation = step.observation.as_deref();
+    // A reply that could not be read is shown as the model wrote it, so it can see its mistake
+    // next to the repair observation; a good one is shown in canonical form. (A native tool
+    // call stays a call even when its input was refused: the APIs expect every call to be
+    // answered by a tool result, and the repair is that result.)
+    let repaired = step.repair.is_some() && !format.is_native();
+    let next = match (repaired, &step.action, &step.answer) {
+        (false, Some(action), _) => Move::Act {
+            tool: &action.tool,
+            input: &action.input,
+        },
+        (false, None, Some(answer)) => Move::Answer(answer),
+        _ => {
+            let mut messages = vec![Message::new(Role::Assistant, step.raw().trim())];
+            if let Some(observation) = observation {
+                let text = match format.is_native() {
+                    true => observation.to_string(),
+                    false => format.observation(step.index, observation),
+                };
+                messages.push(Message::new(Role::User, text));
+            }
+            return messages;
+        }
+    };
+    if format.is_native() {
+        return tools::turn(step.index, &step.thought, next, observation.unwrap_or(""));
+    }
+    let mut messages = vec![Message::new(
+        Role::Assistant,
+        format.turn(step.index, &step.thought, next),
+    )];
+    if let Some(observation) = observation {
+        messages.push(Message::new(
+            Role::User,
+            format.observation(step.index, observation),
+        ));
+    }
+    messages
+}
