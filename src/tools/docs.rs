@@ -21,6 +21,7 @@ use super::{string_schema, FnTool, Tool, ToolError, ToolOutput, ToolSpec};
 use crate::host::LocalBoxFuture;
 use crate::json::{invalid_type, FromJson, Object};
 use crate::llm::http::{HttpRequest, Method, Transport};
+use crate::text::{is_cjk, sentence_ranges};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::cmp::Reverse;
@@ -375,7 +376,7 @@ pub fn snippet(text: &str, query: &str) -> String {
 /// byte offsets.
 struct Reading<'a> {
     text: &'a str,
-    /// Where sentences start and end (see [`sentences`]).
+    /// Where sentences start and end (see [`sentence_ranges`]).
     starts: Vec<usize>,
     ends: Vec<usize>,
     /// Where the query's terms occur: (start, end, which term), in text order.
@@ -391,7 +392,11 @@ impl<'a> Reading<'a> {
                 found.push((start, end, i));
             }
         });
-        let (starts, ends) = sentences(text);
+        let (mut starts, mut ends) = (Vec::new(), Vec::new());
+        for range in sentence_ranges(text) {
+            starts.push(range.start);
+            ends.push(range.end);
+        }
         Reading {
             text,
             starts,
@@ -503,35 +508,6 @@ impl<'a> Reading<'a> {
 /// How many of the ascending `offsets` are below `at`.
 fn below(offsets: &[usize], at: usize) -> usize {
     offsets.partition_point(|&o| o < at)
-}
-
-/// Where the sentences of `text` start (their first non-space character) and end (just after
-/// `.` `!` `?` followed by a space, after `。` `！` `？`, or at a line break).
-fn sentences(text: &str) -> (Vec<usize>, Vec<usize>) {
-    let (mut starts, mut ends) = (Vec::new(), Vec::new());
-    let mut open = false; // inside a sentence
-    let mut chars = text.char_indices().peekable();
-    while let Some((at, c)) = chars.next() {
-        if c.is_whitespace() {
-            if c == '\n' && open {
-                ends.push(at);
-                open = false;
-            }
-            continue;
-        }
-        if !open {
-            starts.push(at);
-            open = true;
-        }
-        let full_stop = matches!(c, '。' | '！' | '？')
-            || (matches!(c, '.' | '!' | '?')
-                && chars.peek().is_none_or(|(_, next)| next.is_whitespace()));
-        if full_stop {
-            ends.push(at + c.len_utf8());
-            open = false;
-        }
-    }
-    (starts, ends)
 }
 
 /// The distinct terms of a query, in order (at most [`MAX_QUERY_TERMS`]).
@@ -646,24 +622,6 @@ pub(crate) fn fold_case(c: char) -> char {
         _ => n,
     };
     char::from_u32(lower).unwrap_or(c)
-}
-
-/// Han, kana and Hangul: scripts written without spaces between words (Korean has spaces, but
-/// its words inflect, and pairs match across the endings).
-fn is_cjk(c: char) -> bool {
-    matches!(c as u32,
-        0x1100..=0x11FF        // Hangul Jamo
-        | 0x3005 | 0x3007      // 々 〇
-        | 0x3040..=0x30FF      // Hiragana, Katakana
-        | 0x3130..=0x318F      // Hangul Compatibility Jamo
-        | 0x31F0..=0x31FF      // Katakana Phonetic Extensions
-        | 0x3400..=0x4DBF      // CJK Unified Ideographs Extension A
-        | 0x4E00..=0x9FFF      // CJK Unified Ideographs
-        | 0xAC00..=0xD7AF      // Hangul Syllables
-        | 0xF900..=0xFAFF      // CJK Compatibility Ideographs
-        | 0xFF66..=0xFF9F      // Halfwidth Katakana
-        | 0x20000..=0x323AF // CJK Unified Ideographs Extensions B to H
-    )
 }
 
 /// The `search_docs` tool over the JSON file of documents at `url` (the same shapes as
@@ -804,17 +762,5 @@ mod tests {
             .map(|(_, p)| p)
             .collect();
         assert_eq!(pieces, ["Les", "PAGES", "安装", "x", "字"]);
-    }
-
-    #[test]
-    fn sentences_end_at_full_stops_and_line_breaks() {
-        let text = "One. v1.2 two! 三。四\n  five? six";
-        let (starts, ends) = sentences(text);
-        let pieces: Vec<&str> = starts
-            .iter()
-            .zip(ends.iter().chain([&text.len()]))
-            .map(|(&s, &e)| &text[s..e])
-            .collect();
-        assert_eq!(pieces, ["One.", "v1.2 two!", "三。", "四", "five?", "six"]);
     }
 }

@@ -5,11 +5,12 @@
 //! `Could not find [entity]. Similar: [...]`. `lookup[keyword]` returns the next sentence of the
 //! open page containing the keyword, as `(Result i / n) sentence` (the paper's wording, so a
 //! student sees the same observations as in the paper). The live Wikipedia version of the same
-//! environment is `wikipedia.rs`, which shares this file's `Browser` and sentence splitter;
-//! this one never touches the network.
+//! environment is `wikipedia.rs`, which shares this file's `Browser` (and, with `search_docs`,
+//! the sentence splitter in `crate::text`); this one never touches the network.
 
 use super::{FnTool, Tool, ToolError};
 use crate::json::{FromJson, Object};
+use crate::text::sentences;
 use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -51,11 +52,11 @@ pub(crate) struct Browser {
 impl Browser {
     /// Opens a page, given as its sentences, and returns what `search` shows of it: the first
     /// five sentences. A new page forgets the lookup in progress.
-    pub(crate) fn open(&mut self, sentences: Vec<String>) -> String {
-        *self = Browser {
-            sentences,
-            ..Browser::default()
-        };
+    pub(crate) fn open(&mut self, sentences: Vec<&str>) -> String {
+        *self = Browser::default();
+        for sentence in sentences {
+            self.sentences.push(sentence.to_string());
+        }
         let shown: Vec<&str> = self
             .sentences
             .iter()
@@ -198,29 +199,6 @@ fn fold_case(text: &str) -> String {
     text.chars().map(super::docs::fold_case).collect()
 }
 
-/// Splits text into sentences at `. ` `! ` `? ` and the Chinese full stops.
-pub(crate) fn sentences(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut current = String::new();
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        current.push(c);
-        let ends = matches!(c, '。' | '!' | '?')
-            || (matches!(c, '.' | '!' | '?') && chars.peek().is_none_or(|n| n.is_whitespace()));
-        if ends {
-            let s = current.trim();
-            if !s.is_empty() {
-                out.push(s.to_string());
-            }
-            current.clear();
-        }
-    }
-    if !current.trim().is_empty() {
-        out.push(current.trim().to_string());
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -278,5 +256,27 @@ mod tests {
             .unwrap()
             .starts_with("阿尔伯特·爱因斯坦"));
         assert!(call(&t[1], "出生于").unwrap().contains("乌尔姆"));
+    }
+
+    #[test]
+    fn lookup_reads_chinese_sentences_ended_by_any_full_stop() {
+        // Regression: Chinese was cut only at 。, so a page whose sentences end in ！ or ？ was
+        // one long "sentence" and lookup returned all of it.
+        let browser = Rc::new(RefCell::new(Browser::default()));
+        let shown = browser
+            .borrow_mut()
+            .open(sentences("爱因斯坦出生于乌尔姆！他是物理学家？是的。"));
+        assert_eq!(shown, "爱因斯坦出生于乌尔姆！ 他是物理学家？ 是的。");
+        let lookup = lookup_tool(browser);
+        assert_eq!(
+            call(&lookup, "物理学家"),
+            Ok("(Result 1 / 1) 他是物理学家？".into())
+        );
+        assert_eq!(
+            call(&lookup, "是"),
+            Ok("(Result 1 / 2) 他是物理学家？".into())
+        );
+        assert_eq!(call(&lookup, "是"), Ok("(Result 2 / 2) 是的。".into()));
+        assert_eq!(call(&lookup, "是"), Ok("No more results.".into()));
     }
 }

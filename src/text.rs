@@ -1,0 +1,201 @@
+//! Text helpers the tools share, written once: where sentences end, and which characters are
+//! Chinese, Japanese or Korean.
+//!
+//! `lookup` pages through a page's sentences (the paper's WikiEnv), over the built-in pages and
+//! over a live wiki, and `search_docs` starts and ends its passages at sentences. One splitter
+//! serves them all, so a page is read the same way by every tool, and a fix (Chinese sentences
+//! ending in ！ or ？) is made once. This file is the ground floor: it imports nothing from the
+//! rest of the crate, and uses no Unicode tables beyond what `char` already links, because
+//! every byte here is in the wasm the page downloads.
+
+use std::ops::Range;
+
+/// The sentences of `text`, as pieces of it without the spaces around them (see
+/// [`sentence_ranges`] for where they end).
+pub fn sentences(text: &str) -> Vec<&str> {
+    // A loop rather than `map` and `collect`: the iterator adapters cost the wasm ~1 KB.
+    let mut out = Vec::new();
+    for range in sentence_ranges(text) {
+        out.push(text[range].trim_end());
+    }
+    out
+}
+
+/// Where the sentences of `text` are, as byte ranges: from a sentence's first non-space
+/// character to just after the stop that ends it, or to the line break or the end of the text
+/// that does (spaces before those are kept: `search_docs` cuts a passage at the range's end, and
+/// it must cut where it always has).
+///
+/// A sentence ends:
+/// - after `。` `！` `？`, the full stops of Chinese and Japanese, which need no space after
+///   them;
+/// - after `.` `!` `?` followed by a space or the end of the text, as in the paper's
+///   `split(". ")`; `!` and `?` also end one when a CJK character follows them at once (Chinese
+///   is often written with half-width punctuation);
+/// - at a line break.
+///
+/// The closing quotes and brackets and further stops right after a stop belong to the sentence
+/// it ends (`他说：“你好。”`, `(Five.)`, `真的？！`). A `.` inside a word or number does not end
+/// one (`3.14`, `v1.2`, `e.g.this`), nor does `.` before a CJK character (`Apple Inc.是`). An
+/// abbreviation before a space does (`Dr. Smith` is two): telling the two apart needs a
+/// dictionary, and the paper's observations are cut this way ("The current CEO of Apple
+/// Inc.").
+pub fn sentence_ranges(text: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut open: Option<usize> = None; // where the sentence being read starts
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if c.is_whitespace() {
+            if let (Some(start), '\n') = (open, c) {
+                out.push(start..at);
+                open = None;
+            }
+            continue;
+        }
+        let start = *open.get_or_insert(at);
+        if !is_stop(c) {
+            continue;
+        }
+        // The stops and closing marks right after this one end the sentence with it (`。”`,
+        // `?!`). `wide`: one of them is a full-width stop, which needs no space after it.
+        // `dots`: every stop is a `.`, which a CJK character may follow inside a sentence.
+        let mut end = at + c.len_utf8();
+        let mut wide = c > '\u{7f}';
+        let mut dots = c == '.';
+        while let Some(&(at, next)) = chars.peek() {
+            if !is_stop(next) && !is_closing(next) {
+                break;
+            }
+            wide |= is_stop(next) && next > '\u{7f}';
+            dots &= next == '.' || !is_stop(next);
+            end = at + next.len_utf8();
+            chars.next();
+        }
+        let ends = match chars.peek() {
+            None => true,
+            Some(&(_, next)) => wide || next.is_whitespace() || (!dots && is_cjk(next)),
+        };
+        if ends {
+            out.push(start..end);
+            open = None;
+        }
+    }
+    if let Some(start) = open {
+        out.push(start..text.len());
+    }
+    out
+}
+
+/// A mark that can end a sentence, in either width.
+fn is_stop(c: char) -> bool {
+    matches!(c, '.' | '!' | '?' | '。' | '！' | '？')
+}
+
+/// A closing quote or bracket, which stays with the stop before it.
+fn is_closing(c: char) -> bool {
+    matches!(
+        c,
+        '"' | '\'' | ')' | ']' | '”' | '’' | '」' | '』' | '）' | '》' | '】'
+    )
+}
+
+/// Han, kana and Hangul: scripts written without spaces between words (Korean has spaces, but
+/// its words inflect, and pairs match across the endings).
+pub fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x1100..=0x11FF        // Hangul Jamo
+        | 0x3005 | 0x3007      // 々 〇
+        | 0x3040..=0x30FF      // Hiragana, Katakana
+        | 0x3130..=0x318F      // Hangul Compatibility Jamo
+        | 0x31F0..=0x31FF      // Katakana Phonetic Extensions
+        | 0x3400..=0x4DBF      // CJK Unified Ideographs Extension A
+        | 0x4E00..=0x9FFF      // CJK Unified Ideographs
+        | 0xAC00..=0xD7AF      // Hangul Syllables
+        | 0xF900..=0xFAFF      // CJK Compatibility Ideographs
+        | 0xFF66..=0xFF9F      // Halfwidth Katakana
+        | 0x20000..=0x323AF // CJK Unified Ideographs Extensions B to H
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each case: a text, and the sentences it is cut into.
+    const CASES: &[(&str, &[&str])] = &[
+        // Chinese ends a sentence at 。！？ with no space after it.
+        (
+            "爱因斯坦出生于乌尔姆！他是物理学家？是的。",
+            &["爱因斯坦出生于乌尔姆！", "他是物理学家？", "是的。"],
+        ),
+        // Closing quotes and brackets, and more stops, belong to the sentence they follow.
+        (
+            "他说：“你好。”然后走了（很快。）真的？！好",
+            &["他说：“你好。”", "然后走了（很快。）", "真的？！", "好"],
+        ),
+        // Half-width ! and ? end a Chinese sentence too; a half-width . does not ("Inc.)是").
+        (
+            "他是物理学家?是的!苹果公司(Apple Inc.)是公司",
+            &["他是物理学家?", "是的!", "苹果公司(Apple Inc.)是公司"],
+        ),
+        // English ends at . ! ? before a space or the end, with the quotes that close it.
+        (
+            "One. Two! Three? He said \"four.\" (Five.) Six",
+            &[
+                "One.",
+                "Two!",
+                "Three?",
+                "He said \"four.\"",
+                "(Five.)",
+                "Six",
+            ],
+        ),
+        // A stop inside a word or a number does not end it, nor does one run into another.
+        (
+            "Pi is 3.14 and v1.2 is out. Yahoo!Japan, e.g.this. Why?! Wait... what",
+            &[
+                "Pi is 3.14 and v1.2 is out.",
+                "Yahoo!Japan, e.g.this.",
+                "Why?!",
+                "Wait...",
+                "what",
+            ],
+        ),
+        // An abbreviation before a space ends a sentence, as the paper's `split(". ")` does:
+        // the observations keep the paper's sentences ("The current CEO of Apple Inc.").
+        (
+            "The U.S. Army hired Dr. Smith.",
+            &["The U.S.", "Army hired Dr.", "Smith."],
+        ),
+        // A line break ends a sentence; spaces around sentences and blank lines are not text.
+        (
+            "One. v1.2 two! 三。四\n  five? six",
+            &["One.", "v1.2 two!", "三。", "四", "five?", "six"],
+        ),
+        (
+            "  Heading\r\n\n  Body text.  \nNext  ",
+            &["Heading", "Body text.", "Next"],
+        ),
+        ("", &[]),
+        (" \n\t ", &[]),
+        ("。", &["。"]),
+    ];
+
+    #[test]
+    fn sentences_end_at_full_stops_in_english_and_chinese() {
+        for (text, expected) in CASES {
+            let found = sentences(text);
+            assert_eq!(&found, expected, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_range_runs_from_the_first_character_to_what_ends_the_sentence() {
+        let text = "  One.  Two \n三。 Four ";
+        let pieces: Vec<&str> = sentence_ranges(text)
+            .into_iter()
+            .map(|range| &text[range])
+            .collect();
+        assert_eq!(pieces, ["One.", "Two ", "三。", "Four "]);
+    }
+}
