@@ -1,14 +1,49 @@
-//! Text helpers the tools share, written once: where sentences end, and which characters are
-//! Chinese, Japanese or Korean.
+//! Text helpers the tools share, written once: lower case, where sentences end, and which
+//! characters are Chinese, Japanese or Korean.
 //!
-//! `lookup` pages through a page's sentences (the paper's WikiEnv), over the built-in pages and
-//! over a live wiki, and `search_docs` starts and ends its passages at sentences. One splitter
-//! serves them all, so a page is read the same way by every tool, and a fix (Chinese sentences
-//! ending in ！ or ？) is made once. This file is the ground floor: it imports nothing from the
-//! rest of the crate, and uses no Unicode tables beyond what `char` already links, because
-//! every byte here is in the wasm the page downloads.
+//! `lookup` ignores case as the paper's Python `.lower()` does, and `search_docs` folds every
+//! term to lower case; both fold with [`fold_case`], so "WÜRTTEMBERG" finds "Württemberg" in
+//! either tool. `lookup` pages through a page's sentences (the paper's WikiEnv), over the
+//! built-in pages and over a live wiki, and `search_docs` starts and ends its passages at
+//! sentences; one splitter serves them all, so a page is read the same way by every tool, and
+//! a fix (Chinese sentences ending in ！ or ？) is made once. This file is the ground floor: it
+//! imports nothing from the rest of the crate, and uses no Unicode tables beyond what `char`
+//! already links, because every byte here is in the wasm the page downloads.
 
 use std::ops::Range;
+
+/// `text` in lower case, as [`fold_case`] folds each character: what `lookup` compares.
+pub fn folded(text: &str) -> String {
+    text.chars().map(fold_case).collect()
+}
+
+/// Lower case for the alphabets with case that pages are most often written in: ASCII,
+/// Latin-1, Latin Extended-A, Greek and Cyrillic; other characters are themselves. Unicode's
+/// full `to_lowercase` would link ~12 KB of case tables into the wasm for the rest.
+pub fn fold_case(c: char) -> char {
+    let n = c as u32;
+    let lower = match n {
+        // A-Z; À-Þ but not ×
+        0x41..=0x5A => n + 32,
+        0xC0..=0xDE if n != 0xD7 => n + 32,
+        // Latin Extended-A pairs capital and small letters: Ā ā … Ķ ķ, Ŋ ŋ … Ŷ ŷ, then
+        // Ĺ ĺ … Ň ň and Ź ź … Ž ž with the capital at an odd code point
+        0x100..=0x12F | 0x132..=0x137 | 0x14A..=0x177 if n % 2 == 0 => n + 1,
+        0x139..=0x148 | 0x179..=0x17E if n % 2 == 1 => n + 1,
+        // Greek Α-Ϋ and the capitals with tonos (Ά Έ Ή Ί Ό Ύ Ώ), and the final sigma ς as σ;
+        // Cyrillic Ѐ-Џ and А-Я
+        0x391..=0x3AB if n != 0x3A2 => n + 32,
+        0x386 => 0x3AC,
+        0x388..=0x38A => n + 37,
+        0x38C => 0x3CC,
+        0x38E | 0x38F => n + 63,
+        0x3C2 => 0x3C3,
+        0x400..=0x40F => n + 80,
+        0x410..=0x42F => n + 32,
+        _ => n,
+    };
+    char::from_u32(lower).unwrap_or(c)
+}
 
 /// The sentences of `text`, as pieces of it without the spaces around them (see
 /// [`sentence_ranges`] for where they end).
@@ -197,5 +232,23 @@ mod tests {
             .map(|range| &text[range])
             .collect();
         assert_eq!(pieces, ["One.", "Two ", "三。", "Four "]);
+    }
+
+    #[test]
+    fn case_is_folded_in_the_alphabets_pages_are_written_in() {
+        // (text, folded): ASCII, Latin-1 (× is not a letter; ß has no capital here), Latin
+        // Extended-A in its two pairings, Greek with tonos and the final sigma, Cyrillic; other
+        // scripts stay as they are.
+        let cases = [
+            ("Albert EINSTEIN", "albert einstein"),
+            ("ÀÉÎÕÜÞ ×ß", "àéîõüþ ×ß"),
+            ("ĀĶŊŶ ĹŇŹŽ", "āķŋŷ ĺňźž"),
+            ("ΣΊΣΥΦΟΣ Ά Ώ ς", "σίσυφοσ ά ώ σ"),
+            ("ЁЖ Привет", "ёж привет"),
+            ("爱因斯坦 ＡＢ İ", "爱因斯坦 ＡＢ İ"),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(folded(text), expected, "{text:?}");
+        }
     }
 }

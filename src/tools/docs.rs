@@ -21,7 +21,7 @@ use super::{string_schema, FnTool, Tool, ToolError, ToolOutput, ToolSpec};
 use crate::host::LocalBoxFuture;
 use crate::json::{invalid_type, FromJson, Object};
 use crate::llm::http::{HttpRequest, Method, Transport};
-use crate::text::{is_cjk, sentence_ranges};
+use crate::text::{fold_case, is_cjk, sentence_ranges};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::cmp::Reverse;
@@ -594,34 +594,6 @@ fn singular(word: &mut String) {
             word.pop();
         }
     }
-}
-
-/// Lower case for the alphabets with case that docs are most often written in: ASCII,
-/// Latin-1, Latin Extended-A, Greek and Cyrillic. Unicode's full `to_lowercase` would link
-/// ~12 KB of case tables into the wasm for the rest. (`lookup` matches keywords with it too.)
-pub(crate) fn fold_case(c: char) -> char {
-    let n = c as u32;
-    let lower = match n {
-        // A-Z; À-Þ but not ×
-        0x41..=0x5A => n + 32,
-        0xC0..=0xDE if n != 0xD7 => n + 32,
-        // Latin Extended-A pairs capital and small letters: Ā ā … Ķ ķ, Ŋ ŋ … Ŷ ŷ, then
-        // Ĺ ĺ … Ň ň and Ź ź … Ž ž with the capital at an odd code point
-        0x100..=0x12F | 0x132..=0x137 | 0x14A..=0x177 if n % 2 == 0 => n + 1,
-        0x139..=0x148 | 0x179..=0x17E if n % 2 == 1 => n + 1,
-        // Greek Α-Ϋ and the capitals with tonos (Ά Έ Ή Ί Ό Ύ Ώ), and the final sigma ς as σ;
-        // Cyrillic Ѐ-Џ and А-Я
-        0x391..=0x3AB if n != 0x3A2 => n + 32,
-        0x386 => 0x3AC,
-        0x388..=0x38A => n + 37,
-        0x38C => 0x3CC,
-        0x38E | 0x38F => n + 63,
-        0x3C2 => 0x3C3,
-        0x400..=0x40F => n + 80,
-        0x410..=0x42F => n + 32,
-        _ => n,
-    };
-    char::from_u32(lower).unwrap_or(c)
 }
 
 /// The `search_docs` tool over the JSON file of documents at `url` (the same shapes as

@@ -10,7 +10,7 @@
 
 use super::{FnTool, Tool, ToolError};
 use crate::json::{FromJson, Object};
-use crate::text::sentences;
+use crate::text::{folded, sentences};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -75,10 +75,11 @@ impl Browser {
             ));
         }
         // A new keyword starts a new list of results; the same keyword moves to the next one.
-        let needle = fold_case(keyword);
+        // Case is ignored as Python's `.lower()` does in the paper's lookup.
+        let needle = folded(keyword);
         if self.keyword != needle {
             self.results = (0..self.sentences.len())
-                .filter(|i| fold_case(&self.sentences[*i]).contains(&needle))
+                .filter(|i| folded(&self.sentences[*i]).contains(&needle))
                 .collect();
             self.keyword = needle;
             self.next = 0;
@@ -191,12 +192,6 @@ fn normalize(s: &str) -> String {
         })
         .collect();
     cleaned.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// Lower case for matching, like Python's `.lower()` in the paper's lookup, for the alphabets
-/// names are written in (see [`super::docs::fold_case`] for why not `str::to_lowercase`).
-fn fold_case(text: &str) -> String {
-    text.chars().map(super::docs::fold_case).collect()
 }
 
 #[cfg(test)]
