@@ -10,7 +10,7 @@
 
 use super::{FnTool, Tool, ToolError};
 use crate::json::{FromJson, Object};
-use crate::text::{folded, sentences};
+use crate::text::{fold_case, folded, sentences};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -179,13 +179,15 @@ fn best_page<'p>(pages: &'p [Page], query: &str) -> Option<&'p Page> {
         .map(|(_, p)| p)
 }
 
+/// A title, an alias or a query as `best_page` compares them: in lower case (as `lookup` folds
+/// it), its words (letters, digits, the `·` in Chinese names, and `<` for the HTML test page's
+/// alias) joined by single spaces.
 fn normalize(s: &str) -> String {
     let cleaned: String = s
-        .to_ascii_lowercase()
         .chars()
         .map(|c| {
             if c.is_alphanumeric() || c == '·' || c == '<' {
-                c
+                fold_case(c)
             } else {
                 ' '
             }
@@ -251,6 +253,21 @@ mod tests {
             .unwrap()
             .starts_with("阿尔伯特·爱因斯坦"));
         assert!(call(&t[1], "出生于").unwrap().contains("乌尔姆"));
+    }
+
+    #[test]
+    fn names_are_compared_in_lower_case_beyond_ascii_too() {
+        // `search` folds case as `lookup` does: "ÉMILE ZOLA" is "émile zola".
+        let cases = [
+            ("  Albert   EINSTEIN ", "albert einstein"),
+            ("ÉMILE ZOLA", "émile zola"),
+            ("Baden-WÜRTTEMBERG, ULM!", "baden württemberg ulm"),
+            ("蒂姆·库克的家乡?", "蒂姆·库克的家乡"),
+            ("<img src=x>", "<img src x"),
+        ];
+        for (name, expected) in cases {
+            assert_eq!(normalize(name), expected, "{name:?}");
+        }
     }
 
     #[test]
