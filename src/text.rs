@@ -235,6 +235,42 @@ mod tests {
     }
 
     #[test]
+    fn random_text_is_cut_into_ordered_sentences_that_lose_nothing() {
+        // Pieces that end, or nearly end, sentences, glued at random (xorshift64, so every run
+        // reads the same texts).
+        const PIECES: &[&str] = &[
+            "word", "安装", "3.5", "U.S.", " ", "  ", "\n", "\r\n", ".", "!", "?", "。", "！",
+            "？", "\"", "'", ")", "”", "」", "…", "é", "😀", "\u{3000}",
+        ];
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        for _ in 0..2000 {
+            let text: String = (0..next(40)).map(|_| PIECES[next(PIECES.len())]).collect();
+            let ranges = sentence_ranges(&text);
+            let mut kept = String::new();
+            let mut after = 0;
+            for range in &ranges {
+                // In order, apart, and starting at a character that is not a space.
+                assert!(after <= range.start && range.start < range.end, "{text:?}");
+                assert!(
+                    !text[range.clone()].starts_with(char::is_whitespace),
+                    "{text:?}"
+                );
+                kept.push_str(&text[range.clone()]);
+                after = range.end;
+            }
+            // Between the sentences there is only whitespace: no text is lost.
+            let visible = |t: &str| t.split_whitespace().collect::<String>();
+            assert_eq!(visible(&kept), visible(&text), "{text:?}");
+        }
+    }
+
+    #[test]
     fn case_is_folded_in_the_alphabets_pages_are_written_in() {
         // (text, folded): ASCII, Latin-1 (× is not a letter; ß has no capital here), Latin
         // Extended-A in its two pairings, Greek with tonos and the final sigma, Cyrillic; other
