@@ -19,6 +19,9 @@
 //! - [`scenarios`]: built-in offline demos from the seed articles.
 //! - [`host`]: the clock and timer the loop needs from its environment.
 //! - [`error`]: program errors (model mistakes are observations, not errors).
+//! - `text` (internal): the text helpers the tools share: lower case without Unicode's tables,
+//!   where sentences end (in English and Chinese), which characters are CJK. The ground floor:
+//!   it imports nothing of the crate.
 //! - `json` (internal): reading typed data out of parsed JSON (why it is not derived: size).
 //! - [`to_json`]: writing JSON (trajectories, events, request bodies), not derived either.
 //! - `bindings` (wasm only): the JavaScript API (`Agent`, events, JS tools and models,
@@ -58,6 +61,7 @@ pub mod llm;
 pub mod prompt;
 pub mod scenarios;
 pub mod settings;
+mod text;
 pub mod to_json;
 pub mod tools;
 pub mod trajectory;

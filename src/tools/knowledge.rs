@@ -5,11 +5,12 @@
 //! `Could not find [entity]. Similar: [...]`. `lookup[keyword]` returns the next sentence of the
 //! open page containing the keyword, as `(Result i / n) sentence` (the paper's wording, so a
 //! student sees the same observations as in the paper). The live Wikipedia version of the same
-//! environment is `wikipedia.rs`, which shares this file's `Browser` and sentence splitter;
-//! this one never touches the network.
+//! environment is `wikipedia.rs`, which shares this file's `Browser` (and, with `search_docs`,
+//! the sentence splitter in `crate::text`); this one never touches the network.
 
 use super::{FnTool, Tool, ToolError};
 use crate::json::{FromJson, Object};
+use crate::text::{fold_case, folded, sentences};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -51,11 +52,11 @@ pub(crate) struct Browser {
 impl Browser {
     /// Opens a page, given as its sentences, and returns what `search` shows of it: the first
     /// five sentences. A new page forgets the lookup in progress.
-    pub(crate) fn open(&mut self, sentences: Vec<String>) -> String {
-        *self = Browser {
-            sentences,
-            ..Browser::default()
-        };
+    pub(crate) fn open(&mut self, sentences: Vec<&str>) -> String {
+        *self = Browser::default();
+        for sentence in sentences {
+            self.sentences.push(sentence.to_string());
+        }
         let shown: Vec<&str> = self
             .sentences
             .iter()
@@ -74,10 +75,11 @@ impl Browser {
             ));
         }
         // A new keyword starts a new list of results; the same keyword moves to the next one.
-        let needle = fold_case(keyword);
+        // Case is ignored as Python's `.lower()` does in the paper's lookup.
+        let needle = folded(keyword);
         if self.keyword != needle {
             self.results = (0..self.sentences.len())
-                .filter(|i| fold_case(&self.sentences[*i]).contains(&needle))
+                .filter(|i| folded(&self.sentences[*i]).contains(&needle))
                 .collect();
             self.keyword = needle;
             self.next = 0;
@@ -177,48 +179,21 @@ fn best_page<'p>(pages: &'p [Page], query: &str) -> Option<&'p Page> {
         .map(|(_, p)| p)
 }
 
+/// A title, an alias or a query as `best_page` compares them: in lower case (as `lookup` folds
+/// it), its words (letters, digits, the `·` in Chinese names, and `<` for the HTML test page's
+/// alias) joined by single spaces.
 fn normalize(s: &str) -> String {
     let cleaned: String = s
-        .to_ascii_lowercase()
         .chars()
         .map(|c| {
             if c.is_alphanumeric() || c == '·' || c == '<' {
-                c
+                fold_case(c)
             } else {
                 ' '
             }
         })
         .collect();
     cleaned.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// Lower case for matching, like Python's `.lower()` in the paper's lookup, for the alphabets
-/// names are written in (see [`super::docs::fold_case`] for why not `str::to_lowercase`).
-fn fold_case(text: &str) -> String {
-    text.chars().map(super::docs::fold_case).collect()
-}
-
-/// Splits text into sentences at `. ` `! ` `? ` and the Chinese full stops.
-pub(crate) fn sentences(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut current = String::new();
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        current.push(c);
-        let ends = matches!(c, '。' | '!' | '?')
-            || (matches!(c, '.' | '!' | '?') && chars.peek().is_none_or(|n| n.is_whitespace()));
-        if ends {
-            let s = current.trim();
-            if !s.is_empty() {
-                out.push(s.to_string());
-            }
-            current.clear();
-        }
-    }
-    if !current.trim().is_empty() {
-        out.push(current.trim().to_string());
-    }
-    out
 }
 
 #[cfg(test)]
@@ -278,5 +253,42 @@ mod tests {
             .unwrap()
             .starts_with("阿尔伯特·爱因斯坦"));
         assert!(call(&t[1], "出生于").unwrap().contains("乌尔姆"));
+    }
+
+    #[test]
+    fn names_are_compared_in_lower_case_beyond_ascii_too() {
+        // `search` folds case as `lookup` does: "ÉMILE ZOLA" is "émile zola".
+        let cases = [
+            ("  Albert   EINSTEIN ", "albert einstein"),
+            ("ÉMILE ZOLA", "émile zola"),
+            ("Baden-WÜRTTEMBERG, ULM!", "baden württemberg ulm"),
+            ("蒂姆·库克的家乡?", "蒂姆·库克的家乡"),
+            ("<img src=x>", "<img src x"),
+        ];
+        for (name, expected) in cases {
+            assert_eq!(normalize(name), expected, "{name:?}");
+        }
+    }
+
+    #[test]
+    fn lookup_reads_chinese_sentences_ended_by_any_full_stop() {
+        // Regression: Chinese was cut only at 。, so a page whose sentences end in ！ or ？ was
+        // one long "sentence" and lookup returned all of it.
+        let browser = Rc::new(RefCell::new(Browser::default()));
+        let shown = browser
+            .borrow_mut()
+            .open(sentences("爱因斯坦出生于乌尔姆！他是物理学家？是的。"));
+        assert_eq!(shown, "爱因斯坦出生于乌尔姆！ 他是物理学家？ 是的。");
+        let lookup = lookup_tool(browser);
+        assert_eq!(
+            call(&lookup, "物理学家"),
+            Ok("(Result 1 / 1) 他是物理学家？".into())
+        );
+        assert_eq!(
+            call(&lookup, "是"),
+            Ok("(Result 1 / 2) 他是物理学家？".into())
+        );
+        assert_eq!(call(&lookup, "是"), Ok("(Result 2 / 2) 是的。".into()));
+        assert_eq!(call(&lookup, "是"), Ok("No more results.".into()));
     }
 }

@@ -17,12 +17,13 @@
 //! `error`) the tool fails: the model reads an error observation naming the host, and the run
 //! goes on.
 
-use super::knowledge::{lookup_tool, sentences, Browser};
+use super::knowledge::{lookup_tool, Browser};
 use super::{string_schema, text_input, Tool, ToolError, ToolOutput, ToolSpec};
 use crate::error::Error;
 use crate::host::LocalBoxFuture;
 use crate::http::{read_reply, HttpRequest, Transport};
 use crate::json::{FromJson, Object};
+use crate::text::sentences;
 use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -316,13 +317,14 @@ impl FromJson for Page {
 
 /// The sentences of a plain-text extract, paragraph by paragraph (a sentence never runs across
 /// a line break, as in the paper's `get_page_obs`), without the `== Section ==` headings.
-fn page_sentences(extract: &str) -> Vec<String> {
-    extract
-        .lines()
-        .map(str::trim)
-        .filter(|line| !(line.starts_with("==") && line.ends_with("==")))
-        .flat_map(sentences)
-        .collect()
+fn page_sentences(extract: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for line in extract.lines().map(str::trim) {
+        if !(line.starts_with("==") && line.ends_with("==")) {
+            out.extend(sentences(line));
+        }
+    }
+    out
 }
 
 /// The start of an error body, on one line.
@@ -411,6 +413,22 @@ mod tests {
                 "Founded in 850.",
                 "乌尔姆是一座城市。",
                 "位于德国。"
+            ]
+        );
+    }
+
+    #[test]
+    fn chinese_extracts_split_at_every_full_stop() {
+        // Regression: ！ and ？ did not end a sentence, so these were one.
+        let extract = "乌尔姆是一座城市！你去过吗？去过。\n== 历史 ==\n他说：“很美。”对!";
+        assert_eq!(
+            page_sentences(extract),
+            [
+                "乌尔姆是一座城市！",
+                "你去过吗？",
+                "去过。",
+                "他说：“很美。”",
+                "对!"
             ]
         );
     }
