@@ -103,7 +103,15 @@ impl<T: FromJson> FromJson for Option<T> {
 impl<T: FromJson> FromJson for Vec<T> {
     fn from_value(value: &Value) -> Result<Self, String> {
         match value {
-            Value::Array(items) => items.iter().map(T::from_value).collect(),
+            Value::Array(items) => {
+                // A loop, not `collect::<Result<Vec<_>, _>>()`: that adapter is compiled again
+                // for every element type and costs several times the code (size).
+                let mut list = Vec::with_capacity(items.len());
+                for item in items {
+                    list.push(T::from_value(item)?);
+                }
+                Ok(list)
+            }
             other => Err(invalid_type(other, "a sequence")),
         }
     }
@@ -151,6 +159,11 @@ impl<'a> Object<'a> {
         Ok(())
     }
 
+    /// Whether the object has field `key`.
+    pub(crate) fn has(&self, key: &str) -> bool {
+        self.0.contains_key(key)
+    }
+
     /// A field that may be missing (then it is `default`).
     pub(crate) fn or<T: FromJson>(&self, key: &str, default: T) -> Result<T, String> {
         self.0.get(key).map_or(Ok(default), T::from_value)
@@ -170,13 +183,18 @@ impl<'a> Object<'a> {
 /// ```ignore
 /// json_struct!(Action { tool (required), input (required) });
 /// ```
+///
+/// A type whose older documents had other fields names a function after the list
+/// (`then upgrade`): it runs after the fields are read, with the object, to fill them from the
+/// old ones.
 macro_rules! json_struct {
-    ($ty:ident { $($field:ident $(($required:ident))?),* $(,)? }) => {
+    ($ty:ident { $($field:ident $(($required:ident))?),* $(,)? } $(then $upgrade:path)?) => {
         impl $crate::json::FromJson for $ty {
             fn from_value(value: &serde_json::Value) -> Result<Self, String> {
                 let o = $crate::json::Object::new(value, concat!("struct ", stringify!($ty)))?;
                 let mut read = <$ty>::default();
                 $( $crate::json::read_field!(o, read, $field $(, $required)?); )*
+                $( $upgrade(&o, &mut read)?; )?
                 Ok(read)
             }
         }

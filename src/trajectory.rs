@@ -241,8 +241,8 @@ impl Trajectory {
                 )))
             }
         }
-        let version = match object.get("version").and_then(Value::as_u64) {
-            Some(v @ 1..=2) => v,
+        match object.get("version").and_then(Value::as_u64) {
+            Some(1..=2) => {}
             Some(v) if v > u64::from(VERSION) => {
                 return Err(Error::format(format!(
                     "this trajectory was written by a newer tao (version {v}); this tao reads versions 1 to {VERSION}: update tao to open it"
@@ -254,7 +254,7 @@ impl Trajectory {
                 )))
             }
         };
-        read_trajectory(&value, version)
+        read_trajectory(&value)
             .map_err(|e| Error::format(format!("malformed trajectory: {e}")))
     }
 }
@@ -332,7 +332,7 @@ json_struct!(Step {
     fuel,
     ms,
     tool_ms
-});
+} then upgrade_v1);
 json_struct!(ModelCall {
     raw,
     retried,
@@ -376,7 +376,7 @@ impl ToJson for Trajectory {
 
 /// The fields of a trajectory document after its header, as [`Trajectory`]'s `ToJson` writes
 /// them (the header was checked by [`Trajectory::from_json`]).
-fn read_trajectory(value: &Value, version: u64) -> Result<Trajectory, String> {
+fn read_trajectory(value: &Value) -> Result<Trajectory, String> {
     let o = Object::new(value, "struct Trajectory")?;
     let mut t = Trajectory {
         task: o.required("task")?,
@@ -386,16 +386,7 @@ fn read_trajectory(value: &Value, version: u64) -> Result<Trajectory, String> {
     o.read("lang", &mut t.lang)?;
     o.read("model", &mut t.model)?;
     o.read("stop", &mut t.stop)?;
-    match version {
-        1 => {
-            t.steps = o
-                .or_default::<Vec<StepV1>>("steps")?
-                .into_iter()
-                .map(Step::from)
-                .collect()
-        }
-        _ => o.read("steps", &mut t.steps)?,
-    }
+    o.read("steps", &mut t.steps)?;
     Ok(t)
 }
 
@@ -465,105 +456,39 @@ impl ToJson for StopReason {
     }
 }
 
-/// A step as version 1 wrote it: the last reply's `raw`, the retried replies in `retries`, and
-/// the time and tokens of all of them together.
-#[derive(Default)]
-struct StepV1 {
-    index: u32,
-    thought: String,
-    action: Option<Action>,
-    answer: Option<String>,
-    observation: Option<String>,
-    raw: String,
-    repair: Option<Repair>,
-    notes: Vec<String>,
-    retries: Vec<RetryV1>,
-    timing: TimingV1,
-    usage: Option<Usage>,
-    saved_chars: u32,
-    switch: Option<Switch>,
-    approved: Option<bool>,
-    fuel: Option<u64>,
-}
-
-#[derive(Default)]
-struct RetryV1 {
-    raw: String,
-    why: Why,
-    message: String,
-}
-
-#[derive(Default)]
-struct TimingV1 {
-    model_ms: f64,
-    tool_ms: f64,
-    first_token_ms: Option<f64>,
-}
-
-json_struct!(StepV1 {
-    index,
-    thought,
-    action,
-    answer,
-    observation,
-    raw,
-    repair,
-    notes,
-    retries,
-    timing,
-    usage,
-    saved_chars,
-    switch,
-    approved,
-    fuel
-});
-json_struct!(RetryV1 { raw, why, message });
-json_struct!(TimingV1 {
-    model_ms,
-    tool_ms,
-    first_token_ms
-});
-
-/// Version 1's step as calls: each retried reply, then the reply the step is made of, which
-/// carries the time and tokens of them all (version 1 kept only the sums).
-impl From<StepV1> for Step {
-    fn from(v1: StepV1) -> Step {
-        let mut calls: Vec<ModelCall> = v1
-            .retries
-            .into_iter()
-            .map(|r| ModelCall {
-                raw: r.raw,
-                retried: Some(Repair {
-                    why: r.why,
-                    message: r.message,
-                }),
-                ..ModelCall::default()
-            })
-            .collect();
-        calls.push(ModelCall {
-            raw: v1.raw,
-            usage: v1.usage,
-            ms: v1.timing.model_ms,
-            first_token_ms: v1.timing.first_token_ms,
-            saved_chars: v1.saved_chars,
-            retried: None,
-        });
-        Step {
-            index: v1.index,
-            thought: v1.thought,
-            action: v1.action,
-            answer: v1.answer,
-            observation: v1.observation,
-            repair: v1.repair,
-            calls,
-            notes: v1.notes,
-            switch: v1.switch,
-            approved: v1.approved,
-            fuel: v1.fuel,
-            ms: v1.timing.model_ms + v1.timing.tool_ms,
-            tool_ms: v1.timing.tool_ms,
-        }
+/// A step as version 1 wrote it, read into version 2's shape: its retried replies (`retries`)
+/// and the reply it is made of (`raw`) become its `calls`, the last carrying the time and
+/// tokens of them all (version 1 kept only the sums). Written by hand over the reads the
+/// version 2 fields already use, so reading old files costs almost no code (size).
+fn upgrade_v1(o: &Object, step: &mut Step) -> Result<(), String> {
+    if o.has("calls") || !o.has("raw") {
+        return Ok(()); // version 2 (or too little to tell): nothing to upgrade
     }
+    let retries: Value = o.or_default("retries")?;
+    for retry in retries.as_array().into_iter().flatten() {
+        let retry = Object::new(retry, "struct Retry")?;
+        let mut call = ModelCall::default();
+        let mut repair = Repair::default();
+        retry.read("raw", &mut call.raw)?;
+        retry.read("why", &mut repair.why)?;
+        retry.read("message", &mut repair.message)?;
+        call.retried = Some(repair);
+        step.calls.push(call);
+    }
+    let mut call = ModelCall::default();
+    o.read("raw", &mut call.raw)?;
+    o.read("usage", &mut call.usage)?;
+    o.read("saved_chars", &mut call.saved_chars)?;
+    if o.has("timing") {
+        let timing = o.required::<Value>("timing")?;
+        let timing = Object::new(&timing, "struct Timing")?;
+        timing.read("model_ms", &mut call.ms)?;
+        timing.read("first_token_ms", &mut call.first_token_ms)?;
+        timing.read("tool_ms", &mut step.tool_ms)?;
+    }
+    step.ms = call.ms + step.tool_ms;
+    step.calls.push(call);
+    Ok(())
 }
 
 impl Trajectory {

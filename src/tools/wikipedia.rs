@@ -252,13 +252,14 @@ impl Search {
                 "{host} answered HTTP {status}: {detail}"
             )));
         }
-        let reply: Value =
-            serde_json::from_slice(&body.map_err(ToolError::Failed)?).map_err(|e| {
-                ToolError::Failed(format!(
-                    "{host} sent a reply that is not JSON ({e}); is {} a MediaWiki api.php?",
-                    self.wiki.api
-                ))
-            })?;
+        // Read as text first: one JSON reader (`from_str`) serves the whole crate (size).
+        let body = body.map_err(ToolError::Failed)?;
+        let reply: Value = serde_json::from_str(&String::from_utf8_lossy(&body)).map_err(|e| {
+            ToolError::Failed(format!(
+                "{host} sent a reply that is not JSON ({e}); is {} a MediaWiki api.php?",
+                self.wiki.api
+            ))
+        })?;
         // MediaWiki reports a refused query with status 200 and an `error` object.
         if let Some(error) = reply.get("error") {
             let (mut code, mut info) = (String::new(), String::new());

@@ -217,7 +217,9 @@ impl DocsAt {
             return Err(format!("HTTP {}", response.status));
         }
         let bytes = read_reply(response.body, MAX_FILE_BYTES, &self.url).await?;
-        let json: Value = serde_json::from_slice(&bytes).map_err(|e| format!("not JSON ({e})"))?;
+        // Read as text first: one JSON reader (`from_str`) serves the whole crate (size).
+        let text = String::from_utf8_lossy(&bytes);
+        let json: Value = serde_json::from_str(&text).map_err(|e| format!("not JSON ({e})"))?;
         read_docs(&json)
     }
 }
