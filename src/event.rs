@@ -16,9 +16,10 @@ use serde_json::Value;
 pub enum Event<'a> {
     /// Step `index` begins.
     Step { index: u32 },
-    /// Model call `n` of the step begins (`n` > 1: the model is asked again, after a reply
-    /// that could not be read, a refused parameter or a change of format).
-    Call { index: u32, n: u32 },
+    /// Model call `n` of the step begins. `retry`: it asks again because the previous reply
+    /// could not be read (a bad call, as the paper counts them); a call after a change of
+    /// format is not one.
+    Call { index: u32, n: u32, retry: bool },
     /// A streamed piece of the model's reply.
     Token { index: u32, text: &'a str },
     /// The step's thought is complete.
@@ -71,9 +72,12 @@ impl ToJson for Event<'_> {
     fn write_json(&self, out: &mut JsonWriter) {
         match self {
             Event::Step { index } => out.object(&[("type", &"step"), ("index", index)]),
-            Event::Call { index, n } => {
-                out.object(&[("type", &"call"), ("index", index), ("n", n)])
-            }
+            Event::Call { index, n, retry } => out.object(&[
+                ("type", &"call"),
+                ("index", index),
+                ("n", n),
+                ("retry", retry),
+            ]),
             Event::Token { index, text } => {
                 out.object(&[("type", &"token"), ("index", index), ("text", text)])
             }

@@ -254,8 +254,7 @@ impl Trajectory {
                 )))
             }
         };
-        read_trajectory(&value)
-            .map_err(|e| Error::format(format!("malformed trajectory: {e}")))
+        read_trajectory(&value).map_err(|e| Error::format(format!("malformed trajectory: {e}")))
     }
 }
 

@@ -44,7 +44,7 @@ fn event_trace(agent: &Agent, task: &str) -> Vec<String> {
             Event::Step { index } => format!("step:{index}"),
             // Each step's first call goes without saying; a second one is the model asked again.
             Event::Call { n: 1, .. } => return,
-            Event::Call { index, n } => format!("call:{index}:{n}"),
+            Event::Call { index, n, .. } => format!("call:{index}:{n}"),
             Event::Token { .. } => "token".into(),
             Event::Thought { index, .. } => format!("thought:{index}"),
             Event::Action { index, tool, .. } => format!("action:{index}:{tool}"),

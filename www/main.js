@@ -349,10 +349,6 @@ async function run(settings) {
 
   // Live counters; the finished trajectory's stats replace them.
   const live = { n_calls: 0, n_badcalls: 0, steps: 0, elapsed: 0 };
-  // A token after a note starts a new reply in the same step (see trajectory.js): a retry.
-  // Notes before any token (a provider waiting out a rate limit) do not.
-  const replyDone = new Set();
-  const streamed = new Set();
   const t0 = performance.now();
   stats.live(live);
   const timer = setInterval(() => stats.live({ elapsed: performance.now() - t0 }), 100);
@@ -360,17 +356,11 @@ async function run(settings) {
   const onEvent = (ev) => {
     if (ev.type === "step") {
       live.steps = ev.index;
+    } else if (ev.type === "call") {
       live.n_calls += 1;
+      if (ev.retry) live.n_badcalls += 1; // asked again: the previous reply could not be read
     } else if (ev.type === "repair") {
       live.n_badcalls += 1;
-    } else if (ev.type === "note" || ev.type === "switch") {
-      if (streamed.has(ev.index)) replyDone.add(ev.index);
-    } else if (ev.type === "token") {
-      streamed.add(ev.index);
-      if (replyDone.delete(ev.index)) {
-        live.n_calls += 1; // the model is asked again inside the same step
-        live.n_badcalls += 1;
-      }
     }
     view.handleEvent(ev);
     if (ev.type !== "token") stats.live({ ...live, elapsed: performance.now() - t0 });

@@ -40,10 +40,9 @@ impl Agent {
     ) -> Result<Called, Error> {
         let index = step.index;
         let format = trajectory.format;
-        on_event(&Event::Call {
-            index,
-            n: step.calls.len() as u32 + 1,
-        });
+        let retry = step.calls.last().is_some_and(|c| c.retried.is_some());
+        let n = step.calls.len() as u32 + 1;
+        on_event(&Event::Call { index, n, retry });
         let messages = self.prompt(trajectory);
         // The stop sequence is sent to the provider, and enforced here too (see above).
         let stop = format.stop_sequences(index);

@@ -24,7 +24,7 @@ mod js_tool;
 use crate::error::Error;
 use crate::format::Lang;
 use crate::host::Host;
-use crate::llm::connection::test_connection;
+use crate::llm::connection;
 use crate::llm::http::HttpModel;
 use crate::scenarios;
 use crate::settings::{BUILTIN_TOOLS, PROVIDERS};
@@ -110,7 +110,7 @@ pub fn builtin_tools() -> Vec<String> {
 /// Sends a tiny request to the configured provider and reports what came back (the reply,
 /// latency, token counts); throws an Error naming the cause and the fix when it fails.
 #[wasm_bindgen(js_name = testConnection, unchecked_return_type = "Promise<ConnectionReport>")]
-pub fn connection_test(
+pub fn test_connection(
     #[wasm_bindgen(unchecked_param_type = "AgentConfig")] config: JsValue,
 ) -> Promise {
     future_to_promise(async move {
@@ -125,7 +125,7 @@ pub fn connection_test(
         let host: Rc<dyn Host> = Rc::new(WebHost { approve: None });
         let transport = Rc::new(WebTransport { signal: None });
         let model = HttpModel::new(endpoint, transport, host.clone());
-        let report = test_connection(&model, host.as_ref())
+        let report = connection::test_connection(&model, host.as_ref())
             .await
             .map_err(|e| js_error(&e))?;
         to_js(&report).map_err(JsValue::from)

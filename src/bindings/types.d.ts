@@ -63,7 +63,8 @@ export interface RunOptions {
 }
 export type TaoEvent =
   | { type: "step"; index: number }
-  | { type: "call"; index: number; n: number }
+  /** Model call `n` of step `index` begins; `retry`: asked again after a reply that could not be read. */
+  | { type: "call"; index: number; n: number; retry: boolean }
   | { type: "token"; index: number; text: string }
   | { type: "thought"; index: number; text: string }
   | { type: "action"; index: number; tool: string; input: unknown }
