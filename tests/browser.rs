@@ -89,9 +89,9 @@ async fn events_arrive_in_order_while_the_run_streams() {
     // are announced when the reply ends, after its tokens.
     #[rustfmt::skip]
     let expected = [
-        "step:1", "token", "thought:1", "action:1", "observation:1",
-        "step:2", "token", "thought:2", "action:2", "observation:2",
-        "step:3", "token", "thought:3", "answer:3", "stopped:answer",
+        "step:1", "call:1", "token", "thought:1", "action:1", "observation:1",
+        "step:2", "call:2", "token", "thought:2", "action:2", "observation:2",
+        "step:3", "call:3", "token", "thought:3", "answer:3", "stopped:answer",
     ];
     assert_eq!(strings(&events), expected);
 }
