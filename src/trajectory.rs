@@ -422,11 +422,7 @@ impl FromJson for Why {
     fn from_value(value: &Value) -> Result<Self, String> {
         let name = String::from_value(value)?;
         Why::from_name(&name).ok_or_else(|| {
-            let names: Vec<&str> = Why::ALL.iter().map(|w| w.name()).collect();
-            format!(
-                "unknown variant `{name}`, expected one of `{}`",
-                names.join("`, `")
-            )
+            format!("unknown variant `{name}`, expected a repair reason such as `no_action` or `bad_input`")
         })
     }
 }

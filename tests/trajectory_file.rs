@@ -46,7 +46,7 @@ fn bad_files_get_clear_errors() {
         ("{\"format\": \"tao-trajectory\", \"version\": 1}", "malformed trajectory: missing field `task`"),
         ("{\"format\": \"tao-trajectory\", \"version\": 1, \"task\": \"t\", \"react_format\": \"mrkl\", \"steps\": [{\"index\": \"one\"}]}", "malformed trajectory: invalid type: string \"one\", expected u32"),
         ("{\"format\": \"tao-trajectory\", \"version\": 2, \"task\": \"t\", \"react_format\": \"yaml\"}", "malformed trajectory: unknown format `yaml`"),
-        ("{\"format\": \"tao-trajectory\", \"version\": 2, \"task\": \"t\", \"react_format\": \"mrkl\", \"steps\": [{\"repair\": {\"why\": \"oops\", \"message\": \"m\"}}]}", "malformed trajectory: unknown variant `oops`, expected one of `no_action`"),
+        ("{\"format\": \"tao-trajectory\", \"version\": 2, \"task\": \"t\", \"react_format\": \"mrkl\", \"steps\": [{\"repair\": {\"why\": \"oops\", \"message\": \"m\"}}]}", "malformed trajectory: unknown variant `oops`, expected a repair reason"),
     ];
     for (text, expected) in cases {
         let message = Trajectory::from_json(text).unwrap_err().message;
