@@ -115,6 +115,37 @@ impl Agent {
         }
     }
 
+    /// Advances `trajectory` to its next pause point: runs the tool when an action waits for
+    /// its observation (the run was paused before the tool call), else calls the model (it was
+    /// paused before the model call). This is what a studio's *Step* button does; [`Agent::step`]
+    /// is two of these.
+    pub async fn next(&self, trajectory: &mut Trajectory, on_event: Observer<'_>) {
+        match trajectory.pending_action() {
+            Some(_) => self.act(trajectory, on_event).await,
+            None => self.think(trajectory, on_event).await,
+        }
+    }
+
+    /// Goes on from `trajectory` (a paused, imported, edited or ended run) until it ends or
+    /// `paused()` says to stop, which it does at the next pause point with nothing lost.
+    pub async fn resume(
+        &self,
+        trajectory: &mut Trajectory,
+        paused: &dyn Fn() -> bool,
+        on_event: Observer<'_>,
+    ) {
+        if trajectory
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.reason != StopReason::Answer)
+        {
+            trajectory.reopen();
+        }
+        while trajectory.stop.is_none() && !paused() {
+            self.next(trajectory, on_event).await;
+        }
+    }
+
     /// The first half of a step: the model's next move, up to (not including) the tool call.
     pub async fn think(&self, trajectory: &mut Trajectory, on_event: Observer<'_>) {
         if trajectory.stop.is_some() {

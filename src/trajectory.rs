@@ -94,7 +94,13 @@ pub struct ModelCall {
     /// `Observation`: those received after the cut, plus those the model had not yet sent
     /// when it says (a provider's stream is closed there, so it generates no more).
     pub saved_chars: u32,
+    /// What arrived after the point where tao stopped reading (the invented `Observation`
+    /// and whatever followed it), up to [`CUT_KEPT`] bytes, so the reader can see what was cut.
+    pub cut: Option<String>,
 }
+
+/// The most of a cut-off tail a model call keeps (the rest is only counted in `saved_chars`).
+pub const CUT_KEPT: usize = 2000;
 
 /// A change of format during a run.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -199,6 +205,43 @@ impl Trajectory {
             .is_none()
             .then_some(step.action.as_ref())
             .flatten()
+    }
+
+    /// The trajectory as it stood when step `index` (1-based) was about to call the model: the
+    /// steps before it, in the format then in force. Its prompt is exactly what that step's
+    /// last model call was sent (see `crate::prompt`).
+    pub fn before(&self, index: u32) -> Trajectory {
+        let keep = (index.max(1) - 1) as usize;
+        let mut earlier = Trajectory {
+            steps: self.steps.iter().take(keep).cloned().collect(),
+            stop: None,
+            ..self.clone()
+        };
+        // Undo the switches that happened later: the format then was the one switched from.
+        // (A switch inside step `index` itself happened before its last call, so it stays.)
+        if let Some(switch) = self
+            .steps
+            .iter()
+            .skip(keep + 1)
+            .find_map(|s| s.switch.as_ref())
+        {
+            earlier.format = switch.from;
+        }
+        earlier
+    }
+
+    /// Makes an ended run ready to go on (resuming an aborted, failed or step-limited run, or
+    /// one imported from a file): the stop is removed, and so is a last step that was
+    /// interrupted before the model made its move, so it is taken again.
+    pub fn reopen(&mut self) {
+        self.stop = None;
+        let interrupted = self
+            .steps
+            .last()
+            .is_some_and(|s| s.action.is_none() && s.answer.is_none() && s.observation.is_none());
+        if interrupted {
+            self.steps.pop();
+        }
     }
 
     /// The counts over the run, from its steps.
@@ -338,7 +381,8 @@ json_struct!(ModelCall {
     usage,
     ms,
     first_token_ms,
-    saved_chars
+    saved_chars,
+    cut
 });
 json_struct!(Switch { from, to (required), why });
 json_struct!(Action { tool (required), input (required) });

@@ -67,6 +67,7 @@ fn everything() -> Trajectory {
         ms: 812.5,
         first_token_ms: Some(301.25),
         saved_chars: 42,
+        cut: Some("\nObservation: made up".into()),
     };
     let repair = |why: Why| Repair {
         why,
@@ -113,7 +114,7 @@ fn every_field_survives_a_round_trip() {
     let step = &value["steps"][0];
     for (record, fields) in [
         (step, 13),
-        (&step["calls"][0], 6),
+        (&step["calls"][0], 7),
         (&step["switch"], 3),
         (&step["action"], 2),
         (&step["repair"], 2),

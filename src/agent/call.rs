@@ -13,7 +13,7 @@ use crate::event::{Event, Observer};
 use crate::format::parse::{parse, ParseEvent, Parsed, StreamParser};
 use crate::format::{tools, Format};
 use crate::llm::{Delta, Request};
-use crate::trajectory::{ModelCall, Step, Switch, Trajectory};
+use crate::trajectory::{ModelCall, Step, Switch, Trajectory, CUT_KEPT};
 
 /// What one model call came to.
 pub(super) enum Called {
@@ -139,6 +139,12 @@ impl Agent {
             // Saved: what arrived after the cut, and what the model had not sent yet.
             call.saved_chars =
                 text.len().saturating_sub(call.raw.len()) as u32 + reply.unsent_chars;
+            let tail = text.get(call.raw.len()..).unwrap_or("");
+            let mut end = tail.len().min(CUT_KEPT);
+            while !tail.is_char_boundary(end) {
+                end -= 1;
+            }
+            call.cut = Some(tail[..end].to_string());
         }
         step.calls.push(call);
         for note in &parsed.notes {
