@@ -292,13 +292,14 @@ impl Settings {
                 )),
                 (None, Some(model), _, _) => model,
                 (None, None, Some(replies), _) => {
-                    self.scripted("replay", Policy::Replay(replies.clone()), &host)
+                    Box::new(self.scripted("replay", Policy::Replay(replies.clone()), &host))
                 }
-                (None, None, None, Some(scenario)) => self.scripted(
-                    &scenario.name,
-                    Policy::Rules(scenario.policy.clone()),
-                    &host,
-                ),
+                (None, None, None, Some(scenario)) => {
+                    let policy = Policy::Rules(scenario.policy.clone());
+                    let mut model = self.scripted(&scenario.name, policy, &host);
+                    model.task = Some(scenario.task.clone());
+                    Box::new(model)
+                }
                 (None, None, None, None) => {
                     return Err(Error::config(
                         "give a scenario, replies or a model function",
@@ -308,11 +309,11 @@ impl Settings {
         Ok(Agent::new(self.config.clone(), model, tools, host))
     }
 
-    fn scripted(&self, name: &str, policy: Policy, host: &Rc<dyn Host>) -> Box<dyn Model> {
+    fn scripted(&self, name: &str, policy: Policy, host: &Rc<dyn Host>) -> Scripted {
         let (format, lang) = (self.config.format, self.config.lang);
         let mut model = Scripted::new(name, policy, format, lang, host.clone());
         model.delay_ms = self.delay_ms;
-        Box::new(model)
+        model
     }
 }
 

@@ -123,24 +123,35 @@ impl FromJson for Rule {
 }
 
 impl Rule {
-    fn applies(&self, is_start: bool, latest: &str) -> bool {
+    /// Whether the rule applies to the latest message, and what its `{name}` slots caught
+    /// there (see [`capture`]).
+    fn applies(&self, is_start: bool, latest: &str) -> Option<Vec<(String, String)>> {
         let one = |w: &str| match w {
-            "start" => is_start,
-            "*" => true,
-            text => !is_start && latest.contains(text),
+            "start" => is_start.then(Vec::new),
+            "*" => Some(Vec::new()),
+            _ if is_start => None,
+            text => capture(text, latest),
         };
         match &self.when {
             When::One(w) => one(w),
-            When::Any(ws) => ws.iter().any(|w| one(w)),
+            When::Any(ws) => ws.iter().find_map(|w| one(w)),
         }
     }
 
-    /// The reply text for step `n`.
-    fn reply(&self, format: Format, lang: Lang, n: u32) -> String {
+    /// The reply text for step `n`, with the slots the rule caught filled in.
+    fn reply(&self, format: Format, lang: Lang, n: u32, caught: &[(String, String)]) -> String {
+        let fill = |text: &str| {
+            let mut text = text.to_string();
+            for (name, value) in caught {
+                text = text.replace(&format!("{{{name}}}"), value);
+            }
+            text
+        };
         if let Some(raw) = &self.raw {
-            return raw.get(lang).to_string();
+            return fill(raw.get(lang));
         }
-        let thought = self.thought.as_ref().map(|t| t.get(lang)).unwrap_or("");
+        let thought = fill(self.thought.as_ref().map(|t| t.get(lang)).unwrap_or(""));
+        let thought = thought.as_str();
         let input = match &self.input {
             Some(Value::Object(map)) if map.keys().all(|k| k == "en" || k == "zh") => {
                 let key = if lang == Lang::Zh && map.contains_key("zh") {
@@ -153,6 +164,10 @@ impl Rule {
             Some(other) => other.clone(),
             None => Value::String(String::new()),
         };
+        let input = match input {
+            Value::String(text) => Value::String(fill(&text)),
+            other => other,
+        };
         match (&self.tool, &self.answer) {
             (Some(tool), _) => format.turn(
                 n,
@@ -162,10 +177,29 @@ impl Rule {
                     input: &input,
                 },
             ),
-            (None, Some(answer)) => format.turn(n, thought, Move::Answer(answer.get(lang))),
+            (None, Some(answer)) => format.turn(n, thought, Move::Answer(&fill(answer.get(lang)))),
             (None, None) => thought.to_string(),
         }
     }
+}
+
+/// Matches a rule's text against the latest message. A plain text matches when the message
+/// contains it. A text with a slot, `born in {place}`, matches when the message contains the
+/// text before the slot, and the slot catches what follows it up to the end of the sentence:
+/// so a rule can answer with what the observation actually says, and an edited observation
+/// changes the answer.
+fn capture(pattern: &str, message: &str) -> Option<Vec<(String, String)>> {
+    let Some((before, rest)) = pattern.split_once('{') else {
+        return message.contains(pattern).then(Vec::new);
+    };
+    let (name, _) = rest.split_once('}')?;
+    let at = message.find(before)? + before.len();
+    let tail = &message[at..];
+    let end = tail
+        .find(['.', ';', '!', '?', '\n', '。', '；', '！', '？'])
+        .unwrap_or(tail.len());
+    let caught = tail[..end].trim();
+    (!caught.is_empty()).then(|| vec![(name.to_string(), caught.to_string())])
 }
 
 /// How the scripted model decides what to say.
@@ -187,6 +221,8 @@ pub struct Scripted {
     pub delay_ms: u32,
     /// Characters per streamed delta.
     pub chunk_chars: usize,
+    /// The only question a rule policy answers (its scenario's task), when it has one.
+    pub task: Option<Text>,
     replayed: Cell<usize>,
     host: Rc<dyn Host>,
 }
@@ -202,8 +238,33 @@ impl Scripted {
             lang,
             delay_ms: 0,
             chunk_chars: 4,
+            task: None,
             replayed: Cell::new(0),
             host,
+        }
+    }
+
+    /// The offline model plays its scenario and nothing else: asked another question, it says
+    /// so instead of answering its own scenario's question as if it were this one.
+    fn check_task(&self, request: &Request) -> Result<(), Error> {
+        let Some(task) = &self.task else {
+            return Ok(());
+        };
+        let question = request
+            .messages
+            .iter()
+            .find(|m| m.role == Role::User)
+            .map_or("", |m| m.content.as_str());
+        let question = question.trim();
+        let question = question.strip_prefix("Question:").unwrap_or(question).trim();
+        let same = |t: &str| !t.is_empty() && t.trim() == question;
+        match task {
+            Text::Same(t) if same(t) => Ok(()),
+            Text::Localized { en, zh } if same(en) || zh.as_deref().is_some_and(same) => Ok(()),
+            _ => Err(Error::model(format!(
+                "the offline model only plays its own scenario (\"{}\"); to ask another question, choose You (type the model's replies) or a real model",
+                task.get(self.lang)
+            ))),
         }
     }
 
@@ -234,10 +295,11 @@ impl Scripted {
                     .map(|m| m.content.as_str())
                     .unwrap_or("");
                 let n = turns as u32 + 1;
+                self.check_task(request)?;
                 rules
                     .iter()
-                    .find(|r| r.applies(turns == 0, latest))
-                    .map(|r| r.reply(self.format, self.lang, n))
+                    .find_map(|r| Some((r, r.applies(turns == 0, latest)?)))
+                    .map(|(r, caught)| r.reply(self.format, self.lang, n, &caught))
                     .ok_or_else(|| Error::model("the scripted policy has no rule for this observation; add a rule with \"when\": \"*\""))
             }
         }
