@@ -18,8 +18,12 @@ const stats = document.querySelector("tao-stats");
 const errorBox = document.querySelector("[data-error]");
 const statusBox = document.querySelector("[data-status]");
 
-/** The wasm module's exports once loaded: { Agent, scenarios, parseTrajectory, version }. */
+/** The wasm module's exports once loaded: { Agent, scenarios, parseTrajectory, version, … }. */
 let tao = null;
+/** The providers over HTTP by name, from the wasm: `{name, baseUrl, model, needsKey}`. */
+let providers = new Map();
+/** The tools built into the wasm core (`tools` in the Agent's settings), from the wasm. */
+let builtinTools = [];
 /** The scenarios of the current language, by name. */
 let scenarioList = [];
 /** The last trajectory drawn (from a finished run or an import): what Export writes. */
@@ -31,8 +35,6 @@ const DEFAULT_MAX_STEPS = 8;
 
 // ----- tools -----------------------------------------------------------------------------------
 
-/** Tools built into the wasm core (`tools` in the Agent's settings). */
-const CORE_TOOLS = ["search", "lookup", "calculator", "search_docs"];
 /** Tools the page adds in JS: the code sandbox and the example wasm tools (built on first use). */
 const PAGE_TOOLS = {
   run_js: async () => codeTool(),
@@ -68,14 +70,14 @@ function pageTool(name) {
 
 /** The tools the panel lists, with the description a reader sees. */
 function offeredTools() {
-  const known = [...CORE_TOOLS, ...Object.keys(PAGE_TOOLS)].map((name) => ({ name, description: t(`tool.${name}`) }));
+  const known = [...builtinTools, ...Object.keys(PAGE_TOOLS)].map((name) => ({ name, description: t(`tool.${name}`) }));
   const mine = [...added.values()].map((tool) => ({ name: tool.spec.name, description: tool.spec.description, added: true }));
   return [...known, ...mine];
 }
 
 /** Registers the enabled JS-side tools on `agent` (the core ones are in its settings). */
 async function registerPageTools(agent, panel) {
-  for (const name of panel.enabled.filter((n) => !CORE_TOOLS.includes(n))) {
+  for (const name of panel.enabled.filter((n) => !builtinTools.includes(n))) {
     const tool = await pageTool(name);
     const spec = { ...tool.spec };
     if (name === "run_js") spec.needsApproval = panel.approveCode;
@@ -162,13 +164,6 @@ function readQuery() {
 
 // ----- the model's settings and the key --------------------------------------------------------
 
-/** What each provider's fields suggest when empty. */
-const PROVIDER_HINTS = {
-  openai: { baseUrl: "https://api.openai.com/v1", model: "gpt-4o-mini" },
-  ollama: { baseUrl: "http://localhost:11434/v1", model: "llama3.2" },
-  anthropic: { baseUrl: "https://api.anthropic.com", model: "claude-sonnet-4-5" },
-};
-
 /**
  * The key lives in the form (memory) only. "Remember on this device" is an explicit opt-in that
  * copies it to localStorage, one entry per provider; unticking it deletes the entry.
@@ -194,7 +189,7 @@ const keyStore = {
 
 /** Fills the key from this device's store (if the user opted in) and the fields' hints. */
 function useProvider(provider) {
-  const hints = PROVIDER_HINTS[provider];
+  const hints = providers.get(provider);
   if (!hints) return;
   document.querySelector("#baseUrl").placeholder = hints.baseUrl;
   document.querySelector("#model").placeholder = hints.model;
@@ -227,7 +222,7 @@ function agentConfig(settings, panel = toolsPanel.settings()) {
 
 function modelLabel(settings) {
   if (settings.provider === "scripted") return `scripted:${settings.scenario}`;
-  return `${settings.provider}:${settings.model || PROVIDER_HINTS[settings.provider]?.model || ""}`;
+  return `${settings.provider}:${settings.model || providers.get(settings.provider)?.model || ""}`;
 }
 
 /**
@@ -268,6 +263,9 @@ async function start() {
   try {
     const mod = await import("../pkg/tao_agent.js");
     await mod.default();
+    // Read once: the provider defaults and the built-in tools are the core's, never copied here.
+    providers = new Map(Array.from(mod.providers(), (p) => [p.name, p]));
+    builtinTools = Array.from(mod.builtinTools());
     tao = mod;
   } catch (e) {
     showStatus("");
