@@ -26,13 +26,13 @@ pub fn render(trajectory: &Trajectory, registry: &Registry) -> Vec<Message> {
         Message::new(Role::User, question),
     ];
     for step in &trajectory.steps {
-        messages.extend(turn(format, step));
+        turn(format, step, &mut messages);
     }
     messages
 }
 
 /// Step `step` as the model reads it: its own turn, then the observation.
-fn turn(format: Format, step: &Step) -> Vec<Message> {
+fn turn(format: Format, step: &Step, messages: &mut Vec<Message>) {
     let observation = step.observation.as_deref();
     // A reply that could not be read is shown as the model wrote it, so it can see its mistake
     // next to the repair observation; a good one is shown in canonical form. (A native tool
@@ -46,7 +46,7 @@ fn turn(format: Format, step: &Step) -> Vec<Message> {
         },
         (false, None, Some(answer)) => Move::Answer(answer),
         _ => {
-            let mut messages = vec![Message::new(Role::Assistant, step.raw().trim())];
+            messages.push(Message::new(Role::Assistant, step.raw().trim()));
             if let Some(observation) = observation {
                 let text = match format.is_native() {
                     true => observation.to_string(),
@@ -54,21 +54,22 @@ fn turn(format: Format, step: &Step) -> Vec<Message> {
                 };
                 messages.push(Message::new(Role::User, text));
             }
-            return messages;
+            return;
         }
     };
     if format.is_native() {
-        return tools::turn(step.index, &step.thought, next, observation.unwrap_or(""));
+        return tools::turn(
+            step.index,
+            &step.thought,
+            next,
+            observation.unwrap_or(""),
+            messages,
+        );
     }
-    let mut messages = vec![Message::new(
-        Role::Assistant,
-        format.turn(step.index, &step.thought, next),
-    )];
+    let text = format.turn(step.index, &step.thought, next);
+    messages.push(Message::new(Role::Assistant, text));
     if let Some(observation) = observation {
-        messages.push(Message::new(
-            Role::User,
-            format.observation(step.index, observation),
-        ));
+        let text = format.observation(step.index, observation);
+        messages.push(Message::new(Role::User, text));
     }
-    messages
 }

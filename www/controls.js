@@ -2,7 +2,8 @@
 //! the model: provider, base URL, model name, key) and the buttons (Run, Stop, Export, Import,
 //! Share, Test connection).
 //!
-//! It owns no agent. It turns clicks into bubbling `CustomEvent`s that `main.js` listens for:
+//! It owns no agent. It turns clicks into bubbling `CustomEvent`s that the page's parts (`run.js`,
+//! `share.js`, …, installed by `main.js`) listen for:
 //!
 //! | event            | detail                                  |
 //! |------------------|-----------------------------------------|

@@ -2,7 +2,7 @@
 //! (the offline pages, Wikipedia, or another MediaWiki), a form to add a WebAssembly tool, and
 //! the tools exactly as the model is told about them.
 //!
-//! Like `<tao-controls>` it owns no agent; it emits bubbling events that `main.js` handles:
+//! Like `<tao-controls>` it owns no agent; it emits bubbling events that `page-tools.js` handles:
 //!
 //! | event          | detail                                                   |
 //! |----------------|----------------------------------------------------------|

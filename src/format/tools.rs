@@ -38,9 +38,9 @@ pub fn call_id(n: u32) -> String {
     format!("call_{n}")
 }
 
-/// Step `n` as the APIs expect it: an assistant turn carrying its tool call, then the tool's
-/// result under the call's id; or the answer as plain text.
-pub fn turn(n: u32, thought: &str, next: Move, observation: &str) -> Vec<Message> {
+/// Step `n` as the APIs expect it, added to `messages`: an assistant turn carrying its tool
+/// call, then the tool's result under the call's id; or the answer as plain text.
+pub fn turn(n: u32, thought: &str, next: Move, observation: &str, messages: &mut Vec<Message>) {
     match next {
         Move::Act { tool, input } => {
             let mut turn = Message::new(Role::Assistant, thought);
@@ -51,9 +51,10 @@ pub fn turn(n: u32, thought: &str, next: Move, observation: &str) -> Vec<Message
             });
             let mut result = Message::new(Role::Tool, observation);
             result.tool_call_id = Some(call_id(n));
-            vec![turn, result]
+            messages.push(turn);
+            messages.push(result);
         }
-        Move::Answer(answer) => vec![Message::new(Role::Assistant, answer)],
+        Move::Answer(answer) => messages.push(Message::new(Role::Assistant, answer)),
     }
 }
 

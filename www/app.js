@@ -1,0 +1,76 @@
+//! What the page's parts share: the elements, the page's state (the wasm, the last trajectory,
+//! the run in flight, the scenarios), the status and error lines, and the settings an `Agent` is
+//! made from. Nothing here listens: each part hears the elements' bubbling `tao:*` events itself.
+
+export const controls = document.querySelector("tao-controls");
+export const toolsPanel = document.querySelector("tao-tools");
+export const view = document.querySelector("tao-trajectory");
+export const stats = document.querySelector("tao-stats");
+const errorBox = document.querySelector("[data-error]");
+const statusBox = document.querySelector("[data-status]");
+
+/** The documents `search_docs` searches on this page. */
+const DOCS_URL = "www/docs.json";
+
+export const state = {
+  /** The wasm module's exports once loaded: { Agent, scenarios, parseTrajectory, version, … }. */
+  tao: null,
+  /** The providers over HTTP by name, from the wasm: `{name, baseUrl, model, needsKey}`. */
+  providers: new Map(),
+  /** The tools built into the wasm core (`tools` in the Agent's settings), from the wasm. */
+  builtinTools: [],
+  /** The scenarios of the current language. */
+  scenarios: [],
+  /** The last trajectory drawn (from a finished run or an import): what Export writes. */
+  lastTrajectory: null,
+  /** The AbortController of the run in flight, or null when idle. */
+  running: null,
+};
+
+/** Loads the wasm, and reads once what the page builds from it: providers and built-in tools. */
+export async function loadTao() {
+  const mod = await import("../pkg/tao_agent.js");
+  await mod.default();
+  state.providers = new Map(Array.from(mod.providers(), (p) => [p.name, p]));
+  state.builtinTools = Array.from(mod.builtinTools());
+  state.tao = mod;
+}
+
+export function showError(text) {
+  errorBox.textContent = text;
+  errorBox.hidden = !text;
+}
+
+export function showStatus(text) {
+  statusBox.textContent = text ?? "";
+}
+
+/** The message of anything thrown by the wasm (an Error, or a bare string from older builds). */
+export function messageOf(e) {
+  if (e instanceof Error) return e.message;
+  if (typeof e === "string") return e;
+  return e?.message ?? String(e);
+}
+
+/** The `new Agent(…)` settings for the form's and the tools panel's settings. */
+export function agentConfig(settings, panel = toolsPanel.settings()) {
+  const config = {
+    format: settings.format,
+    lang: settings.lang,
+    maxSteps: settings.maxSteps,
+    scenario: settings.scenario, // (offline) its scripted model
+    delayMs: settings.delayMs,
+    tools: panel.enabled,
+  };
+  if (panel.wiki && panel.wiki !== "offline") config.wiki = panel.wiki;
+  if (panel.enabled.includes("search_docs")) config.docs = new URL(DOCS_URL, location.href).href;
+  if (settings.provider !== "scripted") {
+    Object.assign(config, {
+      provider: settings.provider,
+      baseUrl: settings.baseUrl || undefined,
+      model: settings.model || undefined,
+      apiKey: settings.apiKey || undefined,
+    });
+  }
+  return config;
+}

@@ -1,0 +1,45 @@
+//! Export and Import: the last trajectory as a JSON file, and such a file drawn again. The file is
+//! the trajectory the run returned, read back by the wasm's `parseTrajectory` (which refuses a
+//! malformed or future-version file), so an imported run is drawn exactly as it ran.
+
+import { t } from "./i18n.js";
+import { state, view, stats, showError, showStatus, messageOf } from "./app.js";
+
+function exportTrajectory() {
+  if (!state.lastTrajectory) {
+    showStatus(t("status.nothingToExport"));
+    return;
+  }
+  const blob = new Blob([JSON.stringify(state.lastTrajectory, null, 2) + "\n"], { type: "application/json" });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = "trajectory.json";
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  showStatus(t("status.exported"));
+}
+
+function importTrajectory({ name, text }) {
+  if (!state.tao) return;
+  let traj;
+  try {
+    traj = state.tao.parseTrajectory(text);
+  } catch (err) {
+    // The previous view stays as it was: a bad file must not wipe a good trajectory.
+    showError(`${t("error.import")} ${messageOf(err)}`);
+    return;
+  }
+  showError("");
+  state.lastTrajectory = traj;
+  view.render(traj);
+  stats.show(traj.stats, traj.stop);
+  showStatus(`${t("status.imported")} ${name}`);
+}
+
+export function install() {
+  document.addEventListener("tao:export", exportTrajectory);
+  document.addEventListener("tao:import", (e) => importTrajectory(e.detail));
+}

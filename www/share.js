@@ -1,0 +1,61 @@
+//! The query string both ways: the settings a page opens with (`?scenario=…&autorun=1`), and
+//! Share, which writes the current settings into such a link. Only settings travel in a link:
+//! never a key, never a trajectory.
+
+import { t } from "./i18n.js";
+import { toolsPanel, showStatus } from "./app.js";
+import { isShareable, wikiChosenByUser } from "./page-tools.js";
+
+/** The query string's settings: ?scenario=&format=&lang=&task=&maxSteps=&delay=&provider=&base=&model=&wiki=&tools=&autorun=1 (never a key). */
+export function readQuery() {
+  const q = new URLSearchParams(location.search);
+  const num = (key) => (q.has(key) && q.get(key) !== "" && Number.isFinite(Number(q.get(key))) ? Number(q.get(key)) : undefined);
+  return {
+    scenario: q.get("scenario") ?? undefined,
+    format: q.get("format") ?? undefined,
+    lang: q.get("lang") ?? undefined,
+    task: q.get("task") ?? undefined,
+    maxSteps: num("maxSteps"),
+    delayMs: num("delay"),
+    provider: q.get("provider") ?? undefined,
+    baseUrl: q.get("base") ?? undefined,
+    model: q.get("model") ?? undefined,
+    wiki: q.get("wiki") ?? undefined,
+    tools: q.has("tools") ? q.get("tools").split(",").filter(Boolean) : undefined,
+    autorun: q.get("autorun") === "1",
+  };
+}
+
+/** Puts the settings `s` in the address bar and on the clipboard. */
+async function share(s) {
+  const q = new URLSearchParams({
+    scenario: s.scenario,
+    format: s.format,
+    lang: s.lang,
+    task: s.task,
+    maxSteps: String(s.maxSteps),
+  });
+  const panel = toolsPanel.settings();
+  q.set("tools", panel.enabled.filter(isShareable).join(","));
+  // A wiki the page chose (a scenario going live) is left for the opened page to choose again.
+  if (panel.wiki && panel.wiki !== "offline" && wikiChosenByUser()) q.set("wiki", panel.wiki);
+  // "This question, against this model": the provider, base URL and model name, not the key.
+  if (s.provider !== "scripted") {
+    q.set("provider", s.provider);
+    if (s.baseUrl) q.set("base", s.baseUrl);
+    if (s.model) q.set("model", s.model);
+  }
+  q.set("autorun", "1");
+  const url = `${location.origin}${location.pathname}?${q}`;
+  history.replaceState(null, "", url);
+  try {
+    await navigator.clipboard.writeText(url);
+    showStatus(t("status.linkCopied"));
+  } catch {
+    showStatus(t("status.linkReady"));
+  }
+}
+
+export function install() {
+  document.addEventListener("tao:share", (e) => share(e.detail));
+}
