@@ -21,6 +21,8 @@ mod score;
 /// The shape of the code: the loop's line budget, no circle among the modules, and only the
 /// bindings touching JavaScript.
 mod shape;
+/// The studio's core: pause points, resume, each step's exact prompt, forks, honest offline.
+mod studio;
 /// Trajectory files: round trip, and no panic on any input.
 mod trajectory_file;
 /// Scripted replies in, rendered trajectory out: the loop end to end, one file per case.

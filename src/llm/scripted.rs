@@ -256,7 +256,10 @@ impl Scripted {
             .find(|m| m.role == Role::User)
             .map_or("", |m| m.content.as_str());
         let question = question.trim();
-        let question = question.strip_prefix("Question:").unwrap_or(question).trim();
+        let question = question
+            .strip_prefix("Question:")
+            .unwrap_or(question)
+            .trim();
         let same = |t: &str| !t.is_empty() && t.trim() == question;
         match task {
             Text::Same(t) if same(t) => Ok(()),
