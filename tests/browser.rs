@@ -365,3 +365,53 @@ async fn test_connection_reports_what_it_found() {
     assert!(message.contains("refused the API key"), "{message}");
     assert!(!message.contains("sk-secret-canary-000"));
 }
+
+#[wasm_bindgen_test]
+async fn a_run_can_be_stepped_paused_resumed_and_its_prompts_read() {
+    let agent = JsAgent::new(object(r#"{"scenario": "apple-ceo"}"#, &[])).unwrap();
+    let task = "What is the hometown of the current CEO of Apple Inc.?";
+    // Paused before the first model call: the prompt is there, nothing is sent yet.
+    let t = agent.start(task.into()).unwrap();
+    let prompt = agent.prompt_at(t.clone(), None).unwrap();
+    let messages: Array = get(&prompt, "messages").unchecked_into();
+    assert_eq!(messages.length(), 2, "instructions and the question");
+    // One press: the model's move, stopped before the tool call.
+    let t = JsFuture::from(agent.next(t, JsValue::UNDEFINED))
+        .await
+        .unwrap();
+    let steps: Array = get(&t, "steps").unchecked_into();
+    assert_eq!(text(&steps.get(0), "action.tool"), "search");
+    assert!(
+        get(&steps.get(0), "observation").is_null(),
+        "the tool has not run"
+    );
+    // Another: the observation. Then resume to the end.
+    let t = JsFuture::from(agent.next(t, JsValue::UNDEFINED))
+        .await
+        .unwrap();
+    let steps: Array = get(&t, "steps").unchecked_into();
+    assert!(text(&steps.get(0), "observation").contains("Tim Cook"));
+    // A pause signal that has already fired stops at once, losing nothing.
+    let pause = web_sys::AbortController::new().unwrap();
+    pause.abort();
+    let paused =
+        JsFuture::from(agent.resume(t.clone(), object("{}", &[("pause", &pause.signal())])))
+            .await
+            .unwrap();
+    assert!(get(&paused, "stop").is_null());
+    assert_eq!(get(&paused, "steps.length").as_f64(), Some(1.0));
+    let done = JsFuture::from(agent.resume(paused, JsValue::UNDEFINED))
+        .await
+        .unwrap();
+    assert_eq!(text(&done, "stop.reason"), "answer");
+    assert!(text(&done, "answer").contains("Mobile, Alabama"));
+    // Step 2's prompt is step 1's plus its action and observation.
+    let second = agent.prompt_at(done.clone(), Some(2)).unwrap();
+    let second: Array = get(&second, "messages").unchecked_into();
+    assert_eq!(second.length(), 4);
+    assert!(text(&second.get(3), "content").starts_with("Observation: "));
+    // A trajectory that is not one is a clear error.
+    let bad = JsFuture::from(agent.next(object(r#"{"task": "x"}"#, &[]), JsValue::UNDEFINED)).await;
+    let message = String::from(bad.unwrap_err().unchecked_into::<js_sys::Error>().message());
+    assert!(message.starts_with("not a trajectory file"), "{message}");
+}

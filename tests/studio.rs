@@ -31,8 +31,10 @@ impl Model for Recording {
 /// The offline agent of `name`, whose model records what it is sent.
 fn scenario(name: &str, format: Option<Format>) -> (Agent, String, Rc<RefCell<Vec<Vec<Message>>>>) {
     let scenario = scenarios::get(name).unwrap();
-    let mut config = Config::default();
-    config.format = format.unwrap_or_else(|| Format::from_name(&scenario.format).unwrap());
+    let config = Config {
+        format: format.unwrap_or_else(|| Format::from_name(&scenario.format).unwrap()),
+        ..Config::default()
+    };
     let mut agent =
         settings::offline_agent(&scenario, config, 0, Rc::new(NativeHost::default())).unwrap();
     let sent = Rc::default();

@@ -9,10 +9,12 @@ use super::{get, js_error, to_js};
 use crate::agent::Agent;
 use crate::chat::ToolSpec;
 use crate::error::Error;
+use crate::event::Event;
 use crate::json::FromJson;
 use crate::llm::Model;
 use crate::settings::{Parts, Settings};
 use crate::tools::Tool;
+use crate::trajectory::Trajectory;
 use js_sys::{Function, Promise, JSON};
 use serde_json::Value;
 use std::cell::RefCell;
@@ -96,15 +98,100 @@ impl JsAgent {
     }
 
     /// Runs `task`; resolves with the trajectory (also when aborted or when the model fails:
-    /// `stop.reason` says which), and calls `onEvent` for each event as the run streams.
+    /// `stop.reason` says which), and calls `onEvent` for each event as the run streams. With
+    /// `pause` (an AbortSignal), the run stops at the next pause point once it is aborted and
+    /// resolves with the unfinished trajectory (`stop` is null), ready for `resume` or `next`.
     #[wasm_bindgen(unchecked_return_type = "Promise<Trajectory>")]
     pub fn run(
         &self,
         task: String,
         #[wasm_bindgen(unchecked_param_type = "RunOptions | undefined")] options: JsValue,
     ) -> Promise {
+        let trajectory = match self.build(None, None) {
+            Ok(agent) => agent.start(&task),
+            Err(e) => return Promise::reject(&js_error(&e)),
+        };
+        self.drive(trajectory, options, Drive::Resume)
+    }
+
+    /// A new trajectory for `task`, paused before its first model call: `prompt(trajectory)`
+    /// shows what will be sent, and `next` sends it.
+    #[wasm_bindgen(unchecked_return_type = "Trajectory")]
+    pub fn start(&self, task: String) -> Result<JsValue, JsValue> {
+        let agent = self.build(None, None).map_err(|e| js_error(&e))?;
+        to_js(&agent.start(&task)).map_err(JsValue::from)
+    }
+
+    /// Advances `trajectory` to its next pause point (see the studio's *Step*): calls the
+    /// model when the trajectory waits before a model call, runs the tool when an action waits
+    /// for its observation. Resolves with the new trajectory; the one given is not changed.
+    #[wasm_bindgen(unchecked_return_type = "Promise<Trajectory>")]
+    pub fn next(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Trajectory")] trajectory: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RunOptions | undefined")] options: JsValue,
+    ) -> Promise {
+        match read_trajectory(&trajectory) {
+            Ok(t) => self.drive(t, options, Drive::Next),
+            Err(e) => Promise::reject(&js_error(&e)),
+        }
+    }
+
+    /// Goes on from `trajectory` (paused, imported, edited, forked, or ended by an abort, an
+    /// error or the step budget) until it ends or `pause` fires. Resolves like `run`.
+    #[wasm_bindgen(unchecked_return_type = "Promise<Trajectory>")]
+    pub fn resume(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Trajectory")] trajectory: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "RunOptions | undefined")] options: JsValue,
+    ) -> Promise {
+        match read_trajectory(&trajectory) {
+            Ok(t) => self.drive(t, options, Drive::Resume),
+            Err(e) => Promise::reject(&js_error(&e)),
+        }
+    }
+
+    /// The exact request of step `index` of `trajectory` (1-based; by default the next step):
+    /// the messages, and the tool specs sent alongside them in native tool calling.
+    #[wasm_bindgen(
+        js_name = promptAt,
+        unchecked_return_type = "{ messages: TaoMessage[]; tools: ToolSpecInit[] }"
+    )]
+    pub fn prompt_at(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Trajectory")] trajectory: JsValue,
+        index: Option<u32>,
+    ) -> Result<JsValue, JsValue> {
+        let agent = self.build(None, None).map_err(|e| js_error(&e))?;
+        let t = read_trajectory(&trajectory).map_err(|e| js_error(&e))?;
+        let earlier = t.before(index.unwrap_or(t.steps.len() as u32 + 1));
+        let (messages, tools) = (agent.prompt(&earlier), agent.tool_specs(&earlier));
+        to_js(&crate::to_json::Object(&[
+            ("messages", &messages),
+            ("tools", &tools),
+        ]))
+        .map_err(JsValue::from)
+    }
+}
+
+/// How far `drive` takes a trajectory.
+#[derive(Clone, Copy, PartialEq)]
+enum Drive {
+    /// To the next pause point.
+    Next,
+    /// To the end, or until the `pause` signal fires.
+    Resume,
+}
+
+impl JsAgent {
+    /// Takes `trajectory` as far as `how` says, with `options`' listener, abort signal,
+    /// approval and pause signal, and resolves with it.
+    fn drive(&self, mut trajectory: Trajectory, options: JsValue, how: Drive) -> Promise {
         let on_event = get(&options, "onEvent").dyn_into::<Function>().ok();
         let signal = get(&options, "signal")
+            .dyn_into::<web_sys::AbortSignal>()
+            .ok();
+        let pause = get(&options, "pause")
             .dyn_into::<web_sys::AbortSignal>()
             .ok();
         let approve = get(&options, "approve").dyn_into::<Function>().ok();
@@ -126,17 +213,22 @@ impl JsAgent {
             if signal.as_ref().is_some_and(|s| s.aborted()) {
                 agent.abort.abort();
             }
-            let trajectory = agent
-                .run(&task, &mut |event| {
-                    // Converted only when someone listens; an exception in the page's handler
-                    // must not stop the agent.
-                    if let Some(f) = &on_event {
-                        if let Ok(value) = to_js(event) {
-                            let _ = f.call1(&JsValue::NULL, &value);
-                        }
+            let mut on_event = |event: &Event| {
+                // Converted only when someone listens; an exception in the page's handler
+                // must not stop the agent.
+                if let Some(f) = &on_event {
+                    if let Ok(value) = to_js(event) {
+                        let _ = f.call1(&JsValue::NULL, &value);
                     }
-                })
-                .await;
+                }
+            };
+            match how {
+                Drive::Next => agent.next(&mut trajectory, &mut on_event).await,
+                Drive::Resume => {
+                    let paused = || pause.as_ref().is_some_and(|p| p.aborted());
+                    agent.resume(&mut trajectory, &paused, &mut on_event).await
+                }
+            }
             if let Some(signal) = &signal {
                 let _ = signal.remove_event_listener_with_callback(
                     "abort",
@@ -146,9 +238,7 @@ impl JsAgent {
             to_js(&trajectory).map_err(JsValue::from)
         })
     }
-}
 
-impl JsAgent {
     /// The loop for one run: the settings, with the page's fetch, JS tools and JS model.
     fn build(
         &self,
@@ -182,6 +272,16 @@ pub(crate) fn read_settings(config: &JsValue) -> Result<Settings, Error> {
         ));
     }
     Settings::from_json(&json_of(config))
+}
+
+/// A trajectory handed in from JS (one returned by `run`, edited, or imported), checked as a
+/// trajectory file is.
+fn read_trajectory(value: &JsValue) -> Result<Trajectory, Error> {
+    let text = JSON::stringify(value)
+        .ok()
+        .and_then(|s| s.as_string())
+        .unwrap_or_default();
+    Trajectory::from_json(&text)
 }
 
 /// A JS value as JSON (functions and `undefined` fields left out, as `JSON.stringify` does).

@@ -57,7 +57,11 @@ export interface ToolSpecInit { name: string; description: string; parameters?: 
 /** What a tool function may return: the observation, or the observation with the fuel a sandboxed tool burned. */
 export type ToolResult = string | { observation: string; fuel?: number } | unknown;
 export interface RunOptions {
-  onEvent?: (event: TaoEvent) => void; signal?: AbortSignal;
+  onEvent?: (event: TaoEvent) => void;
+  /** Aborting it stops the run at once (Stop): it resolves with `stop.reason` "aborted". */
+  signal?: AbortSignal;
+  /** Aborting it pauses the run at the next pause point (before a model call or a tool call): it resolves with the unfinished trajectory (`stop` null), for `resume` or `next`. */
+  pause?: AbortSignal;
   /** Asked before each call of a tool with `needsApproval`; resolve true to run it. Without it, such calls are denied. */
   approve?: (request: { tool: string; input: unknown }) => boolean | Promise<boolean>;
 }
