@@ -280,6 +280,9 @@ impl Settings {
                 }
             }
         }
+        if lang == Lang::Zh {
+            tools.in_chinese();
+        }
         for tool in host_tools {
             tools.register(tool);
         }

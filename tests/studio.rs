@@ -249,3 +249,25 @@ fn the_offline_model_plays_only_its_own_question() {
     let t = block_on(agent.run(&zh, &mut |_| {}));
     assert_eq!(t.stop.unwrap().reason, StopReason::Answer);
 }
+
+#[test]
+fn a_chinese_prompt_describes_the_tools_in_chinese() {
+    let scenario = scenarios::get("water").unwrap();
+    let config = Config {
+        lang: Lang::Zh,
+        ..Config::default()
+    };
+    let agent =
+        settings::offline_agent(&scenario, config, 0, Rc::new(NativeHost::default())).unwrap();
+    let prompt = agent.prompt(&agent.start(scenario.task(Lang::Zh)));
+    let system = &prompt[0].content;
+    assert!(system.contains("search: 搜索一个实体"), "{system}");
+    assert!(
+        system.contains("calculator: 计算一个算术表达式"),
+        "{system}"
+    );
+    assert!(!system.contains("Searches the encyclopedia"), "{system}");
+    // The tools themselves are the same: their names stay, and they still answer.
+    let t = block_on(agent.run(scenario.task(Lang::Zh), &mut |_| {}));
+    assert_eq!(t.stop.unwrap().reason, StopReason::Answer);
+}
