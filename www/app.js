@@ -64,7 +64,10 @@ export function agentConfig(settings, panel = toolsPanel.settings()) {
   };
   if (panel.wiki && panel.wiki !== "offline") config.wiki = panel.wiki;
   if (panel.enabled.includes("search_docs")) config.docs = new URL(DOCS_URL, location.href).href;
-  if (settings.provider !== "scripted") {
+  if (settings.provider === "human") {
+    // "You": the person at the page plays the model; the scenario still gives the tools.
+    config.model = playTheModel;
+  } else if (settings.provider !== "scripted") {
     Object.assign(config, {
       provider: settings.provider,
       baseUrl: settings.baseUrl || undefined,
@@ -74,3 +77,13 @@ export function agentConfig(settings, panel = toolsPanel.settings()) {
   }
   return config;
 }
+
+/**
+ * The "You" provider, as a model function: the page shows the prompt the model would receive and
+ * a box for the reply, and what the person types is read exactly as a model's reply would be
+ * (repairs, retries and all); the tools that follow are real.
+ */
+function playTheModel(messages, { signal }) {
+  return view.askReply(messages, signal);
+}
+Object.defineProperty(playTheModel, "name", { value: "human" });

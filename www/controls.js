@@ -1,6 +1,6 @@
 //! `<tao-controls>`: the settings form (scenario, task, format, language, max steps, speed, and
-//! the model: provider, base URL, model name, key) and the buttons (Run, Stop, Export, Import,
-//! Share, Test connection).
+//! the model: provider, base URL, model name, key) and the buttons (Run, Step, Pause, Resume,
+//! Stop, Export, Import, Share, Test connection).
 //!
 //! It owns no agent. It turns clicks into bubbling `CustomEvent`s that the page's parts (`run.js`,
 //! `share.js`, …, installed by `main.js`) listen for:
@@ -8,6 +8,9 @@
 //! | event            | detail                                  |
 //! |------------------|-----------------------------------------|
 //! | `tao:run`        | the settings (`settings()`)             |
+//! | `tao:step`       | the settings                            |
+//! | `tao:pause`      | —                                       |
+//! | `tao:resume`     | —                                       |
 //! | `tao:stop`       | —                                       |
 //! | `tao:export`     | —                                       |
 //! | `tao:import`     | `{ name, text }` of the chosen file     |
@@ -32,8 +35,13 @@ export class TaoControls extends HTMLElement {
 
     this.#field("form").addEventListener("submit", (e) => {
       e.preventDefault();
-      emit("tao:run", this.settings());
+      // In step-by-step mode the form's own button (and Ctrl+Enter) takes one step.
+      emit(this.settings().stepMode ? "tao:step" : "tao:run", this.settings());
     });
+    on('[data-action="step"]', "click", () => emit("tao:step", this.settings()));
+    on('[data-action="pause"]', "click", () => emit("tao:pause"));
+    on('[data-action="resume"]', "click", () => emit("tao:resume"));
+    on("[data-step-mode]", "change", () => this.#showMode());
     on('[name="task"]', "keydown", (e) => {
       // Ctrl/⌘ + Enter runs, like most chat boxes.
       if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
@@ -94,7 +102,15 @@ export class TaoControls extends HTMLElement {
       model: value("model").trim(),
       apiKey: value("apiKey").trim(),
       remember: this.#field("[data-remember]").checked,
+      stepMode: this.#field("[data-step-mode]").checked,
     };
+  }
+
+  /** In step-by-step mode, Step is the button that stands out (and the one Enter presses). */
+  #showMode() {
+    const step = this.#field("[data-step-mode]").checked;
+    this.#field('[data-action="run"]').classList.toggle("primary", !step);
+    this.#field('[data-action="step"]').classList.toggle("primary", step);
   }
 
   /** Sets any of the settings' fields (unknown select values are ignored). */
@@ -108,6 +124,7 @@ export class TaoControls extends HTMLElement {
       else node.value = String(v);
     }
     this.#showProvider();
+    this.#showMode();
     this.#field("[data-remember-warning]").hidden = !this.#field("[data-remember]").checked;
   }
 
@@ -138,12 +155,24 @@ export class TaoControls extends HTMLElement {
     if (node) node.textContent = text ?? "";
   }
 
-  /** Run is disabled while a run streams; Stop only then. */
-  setRunning(running) {
-    this.#field('[data-action="run"]').disabled = running;
-    this.#field('[data-action="stop"]').disabled = !running;
-    this.#field('[data-action="import"]').disabled = running;
-    this.toggleAttribute("running", running);
+  /**
+   * What the run buttons allow: `idle` (Run or Step start a run), `running` (Pause stops it at
+   * the next pause point, Stop ends it), `paused` (Step goes one pause point on, Resume goes on
+   * to the end, Stop ends it). `true`/`false` mean running/idle.
+   */
+  setRunning(state) {
+    const mode = state === true ? "running" : state === false ? "idle" : state;
+    const enable = {
+      run: mode === "idle",
+      step: mode !== "running",
+      pause: mode === "running",
+      resume: mode === "paused",
+      stop: mode !== "idle",
+      import: mode === "idle",
+    };
+    for (const [action, on] of Object.entries(enable)) this.#field(`[data-action="${action}"]`).disabled = !on;
+    this.toggleAttribute("running", mode === "running");
+    this.toggleAttribute("paused", mode === "paused");
   }
 
   /** Enables the buttons once the agent has loaded. */

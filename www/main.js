@@ -13,6 +13,7 @@ import * as run from "./run.js";
 import * as files from "./files.js";
 import * as share from "./share.js";
 import * as follow from "./follow.js";
+import * as offline from "./offline.js";
 
 // The language switches first: listeners run in the order they were added, and the parts'
 // own `tao:lang` handlers redraw their text in the new language.
@@ -23,7 +24,7 @@ document.addEventListener("tao:lang", (e) => {
 });
 
 /** The page's parts, each registering its own `tao:*` listeners. */
-const PARTS = [scenarios, pageTools, provider, run, files, share, follow];
+const PARTS = [scenarios, pageTools, provider, run, files, share, follow, offline];
 for (const part of PARTS) part.install();
 
 async function start() {
@@ -51,7 +52,7 @@ async function start() {
   scenarios.useScenario(controls.settings().scenario);
   if (query.tools) toolsPanel.enable(query.tools);
   // Explicit query values win over the scenario's defaults.
-  controls.apply({ format: query.format, task: query.task, maxSteps: query.maxSteps, delayMs: query.delayMs });
+  controls.apply({ format: query.format, task: query.task, maxSteps: query.maxSteps, delayMs: query.delayMs, stepMode: query.stepMode });
   controls.apply({ provider: query.provider });
   provider.useProvider(controls.settings().provider);
   controls.apply({ baseUrl: query.baseUrl, model: query.model });
@@ -59,7 +60,11 @@ async function start() {
   showStatus(t("status.ready"));
   document.body.dataset.ready = "true";
   pageTools.refreshModelView();
-  if (query.autorun) run.run(controls.settings());
+  offline.refresh();
+  if (query.autorun) {
+    if (controls.settings().stepMode) document.dispatchEvent(new CustomEvent("tao:step", { detail: controls.settings() }));
+    else run.run(controls.settings());
+  }
 }
 
 start();

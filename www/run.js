@@ -1,43 +1,67 @@
-//! The run: makes an `Agent` from the form and the tools panel, hands its events to
-//! `<tao-trajectory>` and `<tao-stats>` as it streams, and Stop aborts it. When the run resolves,
-//! the returned trajectory is drawn again from scratch: it is the single source of truth, the
-//! same object that Export writes and Import reads.
+//! The run, and the studio's controls over it: Run, Step, Pause, Resume, Stop.
+//!
+//! A run is a *session*: an `Agent` made from the form and the tools panel, and the trajectory
+//! as far as it has come. The agent works in stretches: `resume` goes on until the run ends or
+//! Pause is pressed, `next` goes to the next pause point (before a model call, or before a tool
+//! call: the two places a step can stop). Between stretches the session is paused, and the
+//! trajectory is drawn as it stands, with a card saying what comes next: the prompt about to be
+//! sent, or the tool call about to run. The trajectory is the single source of truth: each
+//! stretch starts from it and returns it, and what is drawn at a pause or at the end is drawn
+//! from it, the same object that Export writes and Import reads.
 
 import { t } from "./i18n.js";
 import { state, controls, toolsPanel, view, stats, showError, showStatus, messageOf, agentConfig } from "./app.js";
 import { registerPageTools } from "./page-tools.js";
 import { follow } from "./follow.js";
+import { offlineMismatch } from "./offline.js";
+
+/** The session on screen: `{agent, settings, trajectory, busy}`, or null when idle. */
+let session = null;
 
 function modelLabel(settings) {
   if (settings.provider === "scripted") return `scripted:${settings.scenario}`;
+  if (settings.provider === "human") return "human";
   return `${settings.provider}:${settings.model || state.providers.get(settings.provider)?.model || ""}`;
 }
 
-export async function run(settings) {
-  if (state.running || !state.tao) return;
+/** A new session from the form: its agent, and the trajectory paused before the first step. */
+async function open(settings) {
+  if (session || !state.tao) return null;
   showError("");
   showStatus("");
+  if (offlineMismatch(settings)) return null; // says so, and offers another model
   let agent;
   const panel = toolsPanel.settings();
   try {
     agent = new state.tao.Agent(agentConfig(settings, panel));
     await registerPageTools(agent, panel);
+    session = { agent, settings, trajectory: agent.start(settings.task), busy: null };
   } catch (e) {
     showError(`${t("error.run")} ${messageOf(e)}`);
     agent?.free?.();
-    return;
+    return null;
   }
-
-  state.running = new AbortController();
-  controls.setRunning(true);
   view.begin(settings.task, { model: modelLabel(settings), format: settings.format, lang: settings.lang });
+  return session;
+}
 
-  // Live counters; the finished trajectory's stats replace them.
-  const live = { n_calls: 0, n_badcalls: 0, steps: 0, elapsed: 0 };
-  const t0 = performance.now();
+/** Runs the session's agent for one stretch (`next` or `resume`), streaming into the view. */
+async function stretch(how) {
+  const s = session;
+  if (!s || s.busy) return;
+  const stop = new AbortController();
+  const pause = new AbortController();
+  s.busy = { stop, pause };
+  state.running = stop;
+  controls.setRunning("running");
+  view.hidePause();
+
+  // Live counters from where the trajectory stands; the returned trajectory's stats replace them.
+  const base = s.trajectory.stats ?? {};
+  const live = { n_calls: base.n_calls ?? 0, n_badcalls: base.n_badcalls ?? 0, steps: s.trajectory.steps.length, elapsed: base.elapsed_ms ?? 0 };
+  const t0 = performance.now() - live.elapsed;
   stats.live(live);
   const timer = setInterval(() => stats.live({ elapsed: performance.now() - t0 }), 100);
-
   const onEvent = (ev) => {
     if (ev.type === "step") {
       live.steps = ev.index;
@@ -52,37 +76,104 @@ export async function run(settings) {
     follow();
   };
 
+  const options = { onEvent, signal: stop.signal, pause: pause.signal, approve: (request) => view.askApproval(request, stop.signal) };
   try {
-    const signal = state.running.signal;
-    const approve = (request) => view.askApproval(request, signal);
-    const traj = await agent.run(settings.task, { onEvent, signal, approve });
+    const traj = await (how === "next" ? s.agent.next(s.trajectory, options) : s.agent.resume(s.trajectory, options));
+    s.trajectory = traj;
     state.lastTrajectory = traj;
-    view.render(traj);
-    stats.show(traj.stats, traj.stop);
-    if (traj.stop?.reason === "error" && traj.stop.message) showError(`${t("error.run")} ${traj.stop.message}`);
+    if (traj.stop) {
+      end(traj);
+    } else {
+      paused(traj);
+    }
   } catch (e) {
     showError(`${t("error.run")} ${messageOf(e)}`);
     stats.show({ ...live, elapsed_ms: performance.now() - t0 }, { reason: "error" });
+    close();
   } finally {
     clearInterval(timer);
+    s.busy = null;
     state.running = null;
-    controls.setRunning(false);
-    try {
-      agent.free?.();
-    } catch {
-      /* already freed */
-    }
   }
+}
+
+/** Between stretches: the trajectory as it stands, and what the next press of Step does. */
+function paused(traj) {
+  view.render(traj);
+  const last = traj.steps[traj.steps.length - 1];
+  if (last?.action && last.observation === null) {
+    view.showPause({ kind: "tool", index: last.index, tool: last.action.tool, input: last.action.input });
+  } else {
+    let messages = [];
+    try {
+      messages = Array.from(session.agent.promptAt(traj).messages);
+    } catch (e) {
+      showError(messageOf(e));
+    }
+    view.showPause({ kind: "model", index: traj.steps.length + 1, messages });
+  }
+  stats.show(traj.stats, { reason: "paused" });
+  controls.setRunning("paused");
+  showStatus(t("status.paused"));
+  follow();
+}
+
+/** The run ended: draw it from the returned trajectory, and end the session. */
+function end(traj) {
+  view.render(traj);
+  stats.show(traj.stats, traj.stop);
+  if (traj.stop?.reason === "error" && traj.stop.message) showError(`${t("error.run")} ${traj.stop.message}`);
+  close();
+}
+
+function close() {
+  try {
+    session?.agent.free?.();
+  } catch {
+    /* already freed */
+  }
+  session = null;
+  controls.setRunning(false);
+}
+
+/** Run: a new session that goes on to the end (unless paused). */
+export async function run(settings) {
+  if (await open(settings)) await stretch("resume");
+}
+
+/** Step: a new session paused before its first model call, or one pause point further. */
+async function step(settings) {
+  if (session?.busy) return;
+  if (!session) {
+    if (await open(settings)) paused(session.trajectory);
+    return;
+  }
+  await stretch("next");
+}
+
+/** Stop: ends a running stretch at once, or ends a paused session where it stands. */
+function stop() {
+  if (!session) return;
+  if (session.busy) {
+    session.busy.stop.abort();
+    return;
+  }
+  const traj = { ...session.trajectory, stop: { reason: "aborted", message: null } };
+  state.lastTrajectory = traj;
+  end(traj);
 }
 
 export function install() {
   document.addEventListener("tao:run", (e) => run(e.detail));
-
-  document.addEventListener("tao:stop", () => state.running?.abort());
+  document.addEventListener("tao:step", (e) => step(e.detail));
+  document.addEventListener("tao:pause", () => session?.busy?.pause.abort());
+  document.addEventListener("tao:resume", () => stretch("resume"));
+  document.addEventListener("tao:stop", stop);
 
   document.addEventListener("tao:lang", () => {
     if (!state.tao || state.running) return; // the live view keeps its labels until the run ends
-    if (state.lastTrajectory) view.render(state.lastTrajectory);
+    if (session) paused(session.trajectory);
+    else if (state.lastTrajectory) view.render(state.lastTrajectory);
     else view.showEmpty();
   });
 }

@@ -6,7 +6,7 @@ import { t } from "./i18n.js";
 import { toolsPanel, showStatus } from "./app.js";
 import { isShareable, wikiChosenByUser } from "./page-tools.js";
 
-/** The query string's settings: ?scenario=&format=&lang=&task=&maxSteps=&delay=&provider=&base=&model=&wiki=&tools=&autorun=1 (never a key). */
+/** The query string's settings: ?scenario=&format=&lang=&task=&maxSteps=&delay=&provider=&base=&model=&wiki=&tools=&mode=step&autorun=1 (never a key). */
 export function readQuery() {
   const q = new URLSearchParams(location.search);
   const num = (key) => (q.has(key) && q.get(key) !== "" && Number.isFinite(Number(q.get(key))) ? Number(q.get(key)) : undefined);
@@ -22,6 +22,7 @@ export function readQuery() {
     model: q.get("model") ?? undefined,
     wiki: q.get("wiki") ?? undefined,
     tools: q.has("tools") ? q.get("tools").split(",").filter(Boolean) : undefined,
+    stepMode: q.get("mode") === "step" ? true : undefined,
     autorun: q.get("autorun") === "1",
   };
 }
@@ -40,6 +41,7 @@ async function share(s) {
   // A wiki the page chose (a scenario going live) is left for the opened page to choose again.
   if (panel.wiki && panel.wiki !== "offline" && wikiChosenByUser()) q.set("wiki", panel.wiki);
   // "This question, against this model": the provider, base URL and model name, not the key.
+  if (s.stepMode) q.set("mode", "step");
   if (s.provider !== "scripted") {
     q.set("provider", s.provider);
     if (s.baseUrl) q.set("base", s.baseUrl);

@@ -174,13 +174,98 @@ export class TaoTrajectory extends HTMLElement {
     });
   }
 
+  /**
+   * Asks the reader to play the model (the "You" provider): a card in the step being run with
+   * the prompt the model would receive and a box for the reply. Resolves with the reply text
+   * when Send is pressed (or Ctrl+Enter); `signal` aborting (Stop) rejects.
+   */
+  askReply(messages, signal) {
+    const index = this.#lastStep;
+    const box = card("human", t("human.title"));
+    box.append(el("p", { class: "card-text" }, t("human.hint")));
+    // What is new since the last turn comes first; the whole prompt folds open below it.
+    const list = Array.from(messages ?? []);
+    const lastTurn = list.map((m) => m.role).lastIndexOf("assistant");
+    const shown = lastTurn >= 0 ? list.slice(lastTurn + 1) : list.slice(-1);
+    for (const message of shown) box.append(promptMessage(message));
+    const all = el("details", { class: "human-prompt" });
+    all.append(el("summary", {}, t("human.prompt")));
+    for (const message of list) all.append(promptMessage(message));
+    box.append(all);
+    const id = `reply-${index}-${Date.now()}`;
+    box.append(el("label", { for: id, class: "human-label" }, t("human.reply")));
+    const text = el("textarea", { id, rows: "5", class: "human-reply", spellcheck: "false", "data-reply": "" });
+    const send = el("button", { type: "button", class: "primary", "data-send": "" }, t("human.send"));
+    box.append(text, el("p", { class: "approval-buttons" }));
+    box.lastChild.append(send);
+    this.#insert(index, box);
+    text.focus({ preventScroll: false });
+    return new Promise((resolve, reject) => {
+      const done = () => {
+        text.readOnly = send.disabled = true;
+        box.remove();
+        resolve(text.value);
+      };
+      send.addEventListener("click", done, { once: true });
+      text.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+          e.preventDefault();
+          send.click();
+        }
+      });
+      signal?.addEventListener("abort", () => {
+        box.remove();
+        reject(new Error("stopped"));
+      }, { once: true });
+    });
+  }
+
+  /**
+   * Says where a paused run stands and what the next Step does: `{kind: "model", index,
+   * messages}` (before the model call: the prompt about to be sent) or `{kind: "tool", index,
+   * tool, input}` (before the tool call).
+   */
+  showPause(pause) {
+    this.hidePause();
+    const box = card("pause", t(pause.kind === "tool" ? "paused.tool" : "paused.model").replace("{n}", String(pause.index)));
+    box.setAttribute("data-pause", pause.kind);
+    if (pause.kind === "tool") {
+      const line = el("p", { class: "action-line" });
+      line.append(el("code", { class: "tool" }, pause.tool ?? ""));
+      box.append(line, el("pre", { class: "input" }, formatInput(pause.input)));
+    } else {
+      const list = Array.from(pause.messages ?? []);
+      const lastTurn = list.map((m) => m.role).lastIndexOf("assistant");
+      // The new part of the prompt is shown; the whole of it folds open.
+      const fresh = lastTurn >= 0 ? list.slice(lastTurn) : list;
+      for (const message of fresh) box.append(promptMessage(message));
+      if (fresh.length < list.length) {
+        const all = el("details", { class: "human-prompt" });
+        all.append(el("summary", {}, t("paused.whole")));
+        for (const message of list) all.append(promptMessage(message));
+        box.append(all);
+      }
+    }
+    box.append(el("p", { class: "hint" }, t("paused.hint")));
+    this.append(box);
+  }
+
+  /** Removes the pause card (the run goes on). */
+  hidePause() {
+    for (const node of this.querySelectorAll('[data-kind="pause"]')) node.remove();
+  }
+
   /** Draws a whole trajectory (the result of a run, or an imported file). */
   render(traj) {
     this.#reset();
     this.append(taskCard(traj.task, { model: traj.model, format: traj.react_format, lang: traj.lang }));
     let answered = false;
     for (const step of traj.steps ?? []) {
-      this.append(stepBlock(step));
+      const block = stepBlock(step);
+      // Kept by index, so a run that goes on from here adds to its steps (a paused tool call).
+      this.#steps.set(step.index, block);
+      this.#lastStep = step.index;
+      this.append(block);
       if (step.answer !== null && step.answer !== undefined) answered = true;
     }
     // A final answer that no step carries (should not happen, but never hide an answer).
@@ -334,6 +419,16 @@ function repairCard(why, message, label = t("card.repair")) {
 function switchCard(from, to, why) {
   const box = card("switch", `${t("card.switch")} ${from} → ${to}`);
   box.append(el("p", { class: "card-text" }, why ?? ""));
+  return box;
+}
+
+/** One message of a prompt: its role, then its text (and the tool calls it carries). */
+function promptMessage(message) {
+  const box = el("div", { class: "prompt-message", "data-role": message.role ?? "" });
+  box.append(el("span", { class: "prompt-role" }, message.role ?? ""));
+  let text = message.content ?? "";
+  for (const call of message.tool_calls ?? []) text += `${text ? "\n" : ""}→ ${call.name}(${formatInput(call.arguments)})`;
+  box.append(el("pre", { class: "prompt-text" }, text));
   return box;
 }
 
