@@ -337,7 +337,7 @@ fn scenario_answers_are_right() {
         .contains("Mobile, Alabama"));
     assert!(run("einstein").answer().unwrap().starts_with("Ulm"));
     let water = run("water");
-    assert!(water.answer().unwrap().contains("2.6 litres"));
+    assert!(water.answer().unwrap().contains("2600 ml"));
     assert_eq!(
         water.steps[2]
             .action

@@ -271,3 +271,29 @@ fn a_chinese_prompt_describes_the_tools_in_chinese() {
     let t = block_on(agent.run(scenario.task(Lang::Zh), &mut |_| {}));
     assert_eq!(t.stop.unwrap().reason, StopReason::Answer);
 }
+
+#[test]
+fn water_follows_an_edited_guideline_through_the_calculator() {
+    // The scripted rules catch numbers from what they read: edit the guideline from 35 ml to
+    // 40 ml per kg, fork, and the calculator is asked 60 * 40 + 500.
+    let (agent, task, _) = scenario("water", None);
+    let original = block_on(agent.run(&task, &mut |_| {}));
+    assert!(original.answer().unwrap().contains("2600 ml"));
+    let mut fork = original.clone();
+    fork.steps.truncate(2);
+    let edited = fork.steps[1]
+        .observation
+        .as_ref()
+        .unwrap()
+        .replace("35 ml", "40 ml");
+    fork.steps[1].observation = Some(edited);
+    fork.stop = None;
+    block_on(agent.resume(&mut fork, &|| false, &mut |_| {}));
+    let calc = fork.steps[2].action.as_ref().unwrap();
+    assert_eq!(calc.input, serde_json::json!("60 * 40 + 500"));
+    assert!(
+        fork.answer().unwrap().contains("2900 ml"),
+        "{:?}",
+        fork.answer()
+    );
+}

@@ -185,20 +185,28 @@ impl Rule {
 
 /// Matches a rule's text against the latest message. A plain text matches when the message
 /// contains it. A text with a slot, `born in {place}`, matches when the message contains the
-/// text before the slot, and the slot catches what follows it up to the end of the sentence:
-/// so a rule can answer with what the observation actually says, and an edited observation
-/// changes the answer.
+/// text before the slot; the slot catches what follows, up to the text after the slot when
+/// there is one (`about {ml} ml`), else up to the end of the sentence. A slot whose name starts
+/// with `#` (`{#total}`) catches only a number. So a rule can answer with what the observation
+/// actually says, and an edited observation changes the answer.
 fn capture(pattern: &str, message: &str) -> Option<Vec<(String, String)>> {
     let Some((before, rest)) = pattern.split_once('{') else {
         return message.contains(pattern).then(Vec::new);
     };
-    let (name, _) = rest.split_once('}')?;
+    let (name, after) = rest.split_once('}')?;
     let at = message.find(before)? + before.len();
     let tail = &message[at..];
-    let end = tail
-        .find(['.', ';', '!', '?', '\n', '。', '；', '！', '？'])
-        .unwrap_or(tail.len());
-    let caught = tail[..end].trim();
+    let end = match after {
+        "" => tail.find(['.', ';', '!', '?', '\n', '。', '；', '！', '？']),
+        after => tail.find(after),
+    };
+    let caught = tail[..end.unwrap_or(tail.len())].trim();
+    let number = |s: &str| s.chars().all(|c| c.is_ascii_digit() || ".,-".contains(c));
+    let name = match name.strip_prefix('#') {
+        Some(name) if number(caught) => name,
+        Some(_) => return None,
+        None => name,
+    };
     (!caught.is_empty()).then(|| vec![(name.to_string(), caught.to_string())])
 }
 
