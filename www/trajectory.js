@@ -246,6 +246,7 @@ export class TaoTrajectory extends HTMLElement {
         box.append(all);
       }
     }
+    if (pause.kind === "model") box.append(el("p", {}, promptButton(pause.index, true)));
     box.append(el("p", { class: "hint" }, t("paused.hint")));
     this.append(box);
   }
@@ -273,6 +274,11 @@ export class TaoTrajectory extends HTMLElement {
     const stop = traj.stop ?? {};
     if (stop.reason && stop.reason !== "answer") this.append(stopCard(stop.reason, stop.message));
     this.dispatchEvent(new CustomEvent("tao:rendered", { bubbles: true, detail: { steps: (traj.steps ?? []).length } }));
+  }
+
+  /** Enables the Prompt buttons of steps 1…`count` of the live view (a paused run's trajectory). */
+  enablePrompts(count) {
+    for (const button of this.querySelectorAll("button[data-prompt]")) setReady(button, Number(button.dataset.prompt) <= count);
   }
 
   #reset() {
@@ -450,13 +456,17 @@ function rawDetails(raw) {
   return d;
 }
 
-/** A step's frame: number, timing line, and a body that the cards go into. */
-function stepShell(index, timing) {
+/**
+ * A step's frame: number, timing line, its Prompt button, and a body that the cards go into.
+ * `ready`: the step is in a trajectory the page holds, so its prompt can be shown.
+ */
+function stepShell(index, timing, ready = false) {
   const block = el("section", { class: "step", "data-step": String(index) });
   const head = el("header", { class: "step-head" });
   head.append(el("span", { class: "step-num", "aria-hidden": "true" }, String(index)));
   head.append(el("h3", { class: "step-title" }, stepLabel(index)));
   if (timing) head.append(el("span", { class: "step-timing" }, timing));
+  head.append(promptButton(index, ready));
   block.append(head);
   block.append(el("div", { class: "step-body" }));
   return block;
@@ -477,7 +487,7 @@ function timingText(step) {
 
 /** One step of a finished trajectory, in reading order. */
 function stepBlock(step) {
-  const block = stepShell(step.index, timingText(step));
+  const block = stepShell(step.index, timingText(step), true);
   const body = block.querySelector(".step-body");
   // Replies the model had to redo inside this step come first, in the order they happened.
   if (step.switch) body.append(switchCard(step.switch.from, step.switch.to, step.switch.why));
@@ -502,6 +512,25 @@ function stepBlock(step) {
   const raw = calls.length ? calls[calls.length - 1].raw : "";
   if (raw) body.append(rawDetails(raw));
   return block;
+}
+
+/**
+ * The step's Prompt button: asks the page (`tao:prompt`) to show the exact request the step was
+ * sent. While a run streams there is no trajectory to render it from yet, so it waits, saying why.
+ */
+function promptButton(index, ready) {
+  const attrs = { type: "button", class: "prompt-button", "data-prompt": String(index), "aria-haspopup": "dialog" };
+  const button = el("button", attrs, t("prompt.button"));
+  setReady(button, ready);
+  button.addEventListener("click", () => {
+    button.dispatchEvent(new CustomEvent("tao:prompt", { bubbles: true, detail: { index } }));
+  });
+  return button;
+}
+
+function setReady(button, ready) {
+  button.disabled = !ready;
+  button.title = ready ? t("prompt.button.title") : t("prompt.button.wait");
 }
 
 /** The colour key shown in the empty state: what each card means. */

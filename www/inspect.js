@@ -1,0 +1,59 @@
+//! The Prompt inspector's part: a step's Prompt button (`tao:prompt`, from `<tao-trajectory>`)
+//! opens `<tao-prompt>` with the exact request that step was sent and the request of the step
+//! before it, so the dialog can show what the step added.
+//!
+//! Both prompts are rendered by the wasm (`agent.promptAt`) from `state.lastTrajectory`, the
+//! trajectory on screen: the prompt is never kept as a second copy of history. The format and
+//! language come from the trajectory itself; the tool descriptions from the tools enabled now,
+//! as when a run starts (`run.js` makes its agent the same way). The throwaway agent always
+//! uses the scripted model: rendering a prompt calls no model, so no key is handed to it.
+
+import { t } from "./i18n.js";
+import { state, controls, toolsPanel, showError, messageOf, agentConfig } from "./app.js";
+import { registerPageTools } from "./page-tools.js";
+
+/** The inspector, added to the page the first time a Prompt button is pressed. */
+let inspector = null;
+
+function dialog() {
+  if (!inspector) {
+    inspector = document.createElement("tao-prompt");
+    document.body.append(inspector);
+  }
+  return inspector;
+}
+
+/**
+ * The format step `index` was sent in: the trajectory's, unless a later step switched
+ * (`auto` falling back to text ReAct), in which case it was the format switched from.
+ */
+function formatAt(traj, index) {
+  const later = (traj.steps ?? []).find((s) => s.index > index && s.switch);
+  return later ? later.switch.from : traj.react_format;
+}
+
+async function inspect(index, opener) {
+  const traj = state.lastTrajectory;
+  // A step of the trajectory, or (while a run is paused before its next model call) the step
+  // about to be sent: its prompt is known, its reply not yet.
+  const last = (traj?.steps ?? []).length + (traj?.stop ? 0 : 1);
+  if (!state.tao || !traj || !(index >= 1 && index <= last)) return;
+  const panel = toolsPanel.settings();
+  let agent;
+  try {
+    agent = new state.tao.Agent(agentConfig({ ...controls.settings(), provider: "scripted" }, panel));
+    await registerPageTools(agent, panel);
+    const prompt = agent.promptAt(traj, index);
+    const previous = index > 1 ? agent.promptAt(traj, index - 1) : null;
+    const step = traj.steps.find((s) => s.index === index);
+    dialog().show({ index, prompt, previous, step, format: formatAt(traj, index) }, opener);
+  } catch (e) {
+    showError(`${t("prompt.error")} ${messageOf(e)}`);
+  } finally {
+    agent?.free?.();
+  }
+}
+
+export function install() {
+  document.addEventListener("tao:prompt", (e) => inspect(e.detail.index, e.target));
+}
