@@ -430,11 +430,11 @@ function switchCard(from, to, why) {
 
 /** One message of a prompt: its role, then its text (and the tool calls it carries). */
 function promptMessage(message) {
-  const box = el("div", { class: "prompt-message", "data-role": message.role ?? "" });
-  box.append(el("span", { class: "prompt-role" }, message.role ?? ""));
+  const box = el("div", { class: "said", "data-role": message.role ?? "" });
+  box.append(el("span", { class: "said-role" }, message.role ?? ""));
   let text = message.content ?? "";
   for (const call of message.tool_calls ?? []) text += `${text ? "\n" : ""}→ ${call.name}(${formatInput(call.arguments)})`;
-  box.append(el("pre", { class: "prompt-text" }, text));
+  box.append(el("pre", { class: "said-text" }, text));
   return box;
 }
 

@@ -39,8 +39,8 @@ async function pausedAt(page) {
 
 /** The prompt shown in the pause card, as [role, text] pairs (only the new part is shown). */
 async function pausePrompt(page) {
-  return page.$$eval('tao-trajectory [data-kind="pause"] > .prompt-message', (nodes) =>
-    nodes.map((n) => [n.dataset.role, n.querySelector(".prompt-text").textContent]),
+  return page.$$eval('tao-trajectory [data-kind="pause"] > .said', (nodes) =>
+    nodes.map((n) => [n.dataset.role, n.querySelector(".said-text").textContent]),
   );
 }
 
