@@ -66,6 +66,8 @@ pub struct Agent {
     /// Stops the current run when set.
     pub abort: Abort,
     host: Rc<dyn Host>,
+    /// Whether the tools were brought back to where the trajectory left them (see `restore`).
+    restored: std::cell::Cell<bool>,
 }
 
 impl Agent {
@@ -77,6 +79,7 @@ impl Agent {
             tools,
             abort: Abort::default(),
             host,
+            restored: Default::default(),
         }
     }
 
@@ -88,6 +91,7 @@ impl Agent {
     /// ```
     pub async fn run(&self, task: &str, on_event: Observer<'_>) -> Trajectory {
         let mut trajectory = self.start(task);
+        self.restored.set(true); // a new run: the tools start where they are
         while trajectory.stop.is_none() {
             self.step(&mut trajectory, on_event).await;
         }
@@ -103,6 +107,7 @@ impl Agent {
     /// One step: Thought, Action, Observation. Runs can be resumed or forked from any
     /// trajectory: everything the step needs is in it.
     pub async fn step(&self, trajectory: &mut Trajectory, on_event: Observer<'_>) {
+        self.restore(trajectory).await;
         // Thought → Action: the model continues the prompt rendered from the trajectory, and
         // its move (an action, the final answer, or a reply to repair) joins the trajectory.
         if trajectory.pending_action().is_none() {
@@ -120,6 +125,7 @@ impl Agent {
     /// paused before the model call). This is what a studio's *Step* button does; [`Agent::step`]
     /// is two of these.
     pub async fn next(&self, trajectory: &mut Trajectory, on_event: Observer<'_>) {
+        self.restore(trajectory).await;
         match trajectory.pending_action() {
             Some(_) => self.act(trajectory, on_event).await,
             None => self.think(trajectory, on_event).await,
@@ -213,6 +219,30 @@ impl Agent {
         let started = self.host.now_ms();
         self.run_tool(step, &tool, input, on_event).await;
         step.ms = micros(step.ms + self.host.now_ms() - started);
+    }
+
+    /// Brings the tools back to where `trajectory` left them, once per agent: a run that goes
+    /// on from a trajectory made elsewhere (a new agent per stretch in the page, a fork, an
+    /// import) finds the environment as its steps left it. Tools that can be asked again
+    /// without effects on the world ([`crate::tools::Tool::replays`]: the paper's
+    /// `search`/`lookup`) are called again on the past inputs, in order; their results are
+    /// not used.
+    async fn restore(&self, trajectory: &Trajectory) {
+        if self.restored.replace(true) {
+            return;
+        }
+        for step in &trajectory.steps {
+            let (Some(action), Some(_), None) = (&step.action, &step.observation, &step.repair)
+            else {
+                continue;
+            };
+            if let Some(tool) = self.tools.get(&action.tool).filter(|t| t.replays()) {
+                let input = schema::check(&tool.spec().parameters, &action.input);
+                let _ = tool
+                    .call(&input.unwrap_or_else(|_| action.input.clone()))
+                    .await;
+            }
+        }
     }
 
     /// Why the run must stop before another step, if it must: the user stopped it, or the

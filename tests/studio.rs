@@ -297,3 +297,27 @@ fn water_follows_an_edited_guideline_through_the_calculator() {
         fork.answer()
     );
 }
+
+#[test]
+fn a_run_driven_by_a_new_agent_each_time_finds_the_page_its_steps_opened() {
+    // The page makes a new agent for every stretch of a run. Einstein's `lookup` reads the page
+    // the earlier `search` opened: the new agent must find it open, in stepping and in a fork.
+    let (agent, task, _) = scenario("einstein", None);
+    let whole = block_on(agent.run(&task, &mut |_| {}));
+    let mut t = scenario("einstein", None).0.start(&task);
+    while t.stop.is_none() {
+        let (fresh, _, _) = scenario("einstein", None);
+        block_on(fresh.next(&mut t, &mut |_| {}));
+    }
+    assert_eq!(timeless(&t), timeless(&whole));
+    // A fork from step 1 (its thought edited): step 2's lookup still reads Einstein's page.
+    let mut fork = whole.clone();
+    fork.steps.truncate(1);
+    fork.steps[0].thought = "I should search for Einstein, then look up where he was born.".into();
+    fork.stop = None;
+    let (fresh, _, _) = scenario("einstein", None);
+    block_on(fresh.resume(&mut fork, &|| false, &mut |_| {}));
+    let lookup = fork.steps[1].observation.as_deref().unwrap();
+    assert!(lookup.starts_with("(Result 1 / 1)"), "{lookup}");
+    assert!(fork.answer().unwrap().starts_with("Ulm"));
+}

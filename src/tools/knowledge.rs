@@ -126,18 +126,21 @@ pub fn tools(lang: &str) -> Vec<Rc<dyn Tool>> {
             Ok(state.borrow_mut().open(sentences(text)))
         },
     );
-    vec![Rc::new(search), lookup_tool(browser)]
+    vec![Rc::new(search.replaying()), lookup_tool(browser)]
 }
 
 /// `lookup[keyword]` in the page `browser` has open: the same tool over the built-in pages and
 /// over a live wiki.
 pub(crate) fn lookup_tool(browser: Rc<RefCell<Browser>>) -> Rc<dyn Tool> {
-    Rc::new(FnTool::new(
-        "lookup",
-        "Returns the next sentence containing a keyword in the page opened by the last search.",
-        "keyword",
-        move |keyword: &str| browser.borrow_mut().lookup(keyword),
-    ))
+    Rc::new(
+        FnTool::new(
+            "lookup",
+            "Returns the next sentence containing a keyword in the page opened by the last search.",
+            "keyword",
+            move |keyword: &str| browser.borrow_mut().lookup(keyword),
+        )
+        .replaying(),
+    )
 }
 
 /// The page whose title or alias best matches `query`: an exact match, then the longest alias

@@ -53,6 +53,15 @@ pub trait Tool {
     fn checks_input(&self) -> bool {
         true
     }
+    /// Whether calling the tool again with the same input gives the same result and only
+    /// changes the tool's own state: then a run that goes on from a trajectory made elsewhere
+    /// (resumed in a new agent, forked, imported) can bring the tool back to where the run left
+    /// it by calling it again on the trajectory's past inputs (see `Agent::restore`). The
+    /// paper's WikiEnv is such a tool: `lookup` reads the page the last `search` opened. Tools
+    /// with effects on the world, or no state, say no.
+    fn replays(&self) -> bool {
+        false
+    }
 }
 
 /// The tools an agent may use, in the order they were registered (the prompt lists them so).
@@ -124,6 +133,9 @@ impl Tool for Described {
     fn checks_input(&self) -> bool {
         self.tool.checks_input()
     }
+    fn replays(&self) -> bool {
+        self.tool.replays()
+    }
 }
 
 impl Registry {
@@ -177,6 +189,7 @@ pub struct FnTool<F> {
     spec: ToolSpec,
     field: String,
     function: F,
+    replays: bool,
 }
 
 impl<F: Fn(&str) -> Result<String, ToolError>> FnTool<F> {
@@ -186,11 +199,19 @@ impl<F: Fn(&str) -> Result<String, ToolError>> FnTool<F> {
             spec: ToolSpec::new(name, description, string_schema(field)),
             field: field.into(),
             function,
+            replays: false,
         }
     }
 }
 
 impl<F> FnTool<F> {
+    /// Marks the tool as one whose state a replay of its past calls restores (see
+    /// [`Tool::replays`]).
+    pub fn replaying(mut self) -> Self {
+        self.replays = true;
+        self
+    }
+
     /// The spec, to mark the tool as needing approval or give it its own timeout.
     pub fn spec_mut(&mut self) -> &mut ToolSpec {
         &mut self.spec
@@ -207,6 +228,9 @@ impl<F: Fn(&str) -> Result<String, ToolError>> Tool for FnTool<F> {
                 .and_then(|text| (self.function)(&text))
                 .map(ToolOutput::from),
         ))
+    }
+    fn replays(&self) -> bool {
+        self.replays
     }
 }
 

@@ -176,6 +176,11 @@ impl Tool for Search {
     fn spec(&self) -> &ToolSpec {
         &self.spec
     }
+    /// A search is a read: asking again opens the same page (the wiki may have been edited
+    /// since, which a fork would see too).
+    fn replays(&self) -> bool {
+        true
+    }
     fn call<'a>(&'a self, input: &'a Value) -> LocalBoxFuture<'a, Result<ToolOutput, ToolError>> {
         Box::pin(async move {
             let query = text_input(input, "query")?;
