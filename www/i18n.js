@@ -137,6 +137,15 @@ const en = {
   "error.run": "The run failed:",
   "footer": "Runs offline with a scripted model: no key, no server. Model and tool text is always shown as text, never as HTML.",
   "footer.export": "Trajectories export as JSON and import back.",
+  // ----- edit and fork -----
+  "edit.edit": "Edit",
+  "edit.fork": "Fork from here",
+  "edit.cancel": "Cancel",
+  "edit.label.thought": "The thought, as the fork will have it",
+  "edit.label.observation": "The observation, as the fork will have it",
+  "edit.label.tool": "Tool",
+  "edit.label.input": "Input",
+  "edit.badJson": "The input must be JSON, as the tool's was:",
 };
 
 const zh = {
@@ -267,6 +276,15 @@ const zh = {
   "error.run": "运行失败：",
   "footer": "使用脚本模型离线运行：无需密钥，无需服务器。模型和工具的文本始终作为纯文本显示，绝不作为 HTML。",
   "footer.export": "轨迹可导出为 JSON 并重新导入。",
+  // ----- edit and fork -----
+  "edit.edit": "编辑",
+  "edit.fork": "从这里分叉",
+  "edit.cancel": "取消",
+  "edit.label.thought": "分叉中使用的思考",
+  "edit.label.observation": "分叉中使用的观察",
+  "edit.label.tool": "工具",
+  "edit.label.input": "输入",
+  "edit.badJson": "输入必须是 JSON，与工具原来的输入一样：",
 };
 
 const DICTIONARIES = { en, zh };
