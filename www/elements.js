@@ -7,12 +7,14 @@ import { TaoTrajectory } from "./trajectory.js";
 import { TaoStats } from "./stats.js";
 import { TaoControls } from "./controls.js";
 import { TaoTools } from "./tools.js";
+import { TaoBranches } from "./branches.js";
 
 const ELEMENTS = {
   "tao-trajectory": TaoTrajectory,
   "tao-stats": TaoStats,
   "tao-controls": TaoControls,
   "tao-tools": TaoTools,
+  "tao-branches": TaoBranches,
 };
 
 for (const [name, cls] of Object.entries(ELEMENTS)) {
