@@ -8,6 +8,7 @@ import { TaoStats } from "./stats.js";
 import { TaoControls } from "./controls.js";
 import { TaoTools } from "./tools.js";
 import { TaoPrompt } from "./prompt-view.js";
+import { TaoBranches } from "./branches.js";
 
 const ELEMENTS = {
   "tao-trajectory": TaoTrajectory,
@@ -15,6 +16,7 @@ const ELEMENTS = {
   "tao-controls": TaoControls,
   "tao-tools": TaoTools,
   "tao-prompt": TaoPrompt,
+  "tao-branches": TaoBranches,
 };
 
 for (const [name, cls] of Object.entries(ELEMENTS)) {

@@ -15,6 +15,7 @@ import * as share from "./share.js";
 import * as follow from "./follow.js";
 import * as offline from "./offline.js";
 import * as inspect from "./inspect.js";
+import * as fork from "./fork.js";
 
 // The language switches first: listeners run in the order they were added, and the parts'
 // own `tao:lang` handlers redraw their text in the new language.
@@ -25,7 +26,7 @@ document.addEventListener("tao:lang", (e) => {
 });
 
 /** The page's parts, each registering its own `tao:*` listeners. */
-const PARTS = [scenarios, pageTools, provider, run, files, share, follow, offline, inspect];
+const PARTS = [scenarios, pageTools, provider, run, files, share, follow, offline, inspect, fork];
 for (const part of PARTS) part.install();
 
 async function start() {

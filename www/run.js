@@ -99,7 +99,8 @@ async function stretch(how) {
 
 /** Between stretches: the trajectory as it stands, and what the next press of Step does. */
 function paused(traj) {
-  view.render(traj);
+  // Drawn as a live view: no Edit buttons on a run that is still going (fork once it ends).
+  view.render(traj, { live: true });
   const last = traj.steps[traj.steps.length - 1];
   if (last?.action && last.observation === null) {
     view.showPause({ kind: "tool", index: last.index, tool: last.action.tool, input: last.action.input });

@@ -9,6 +9,11 @@
 //! reaches the page through `textContent` (see `el()` below), never as HTML, because it is
 //! untrusted — a model can be talked into writing `<img onerror=…>`.
 //!
+//! In the finished view, each Thought, Action and Observation card has an Edit button: the card
+//! becomes a text box with "Fork from here", which emits a bubbling `tao:fork` event
+//! (`{index, edit: {kind, …}}`) for the page's `fork.js`. The live view has no Edit buttons: a
+//! step is only edited once it is part of a trajectory.
+//!
 //! The class is registered as `tao-trajectory` in `elements.js`, not here, so an embedder can
 //! register it under another name or subclass it first.
 
@@ -55,6 +60,13 @@ export class TaoTrajectory extends HTMLElement {
   #pending = new Map();
   /** The step being run: where an approval request goes. */
   #lastStep = 1;
+  /** The trajectory drawn last by `render` (what an edit forks from). */
+  #trajectory = null;
+
+  /** The trajectory this view drew last, or null (a live view not yet rendered). */
+  get trajectory() {
+    return this.#trajectory;
+  }
 
   connectedCallback() {
     if (!this.hasChildNodes()) this.showEmpty();
@@ -256,13 +268,17 @@ export class TaoTrajectory extends HTMLElement {
     for (const node of this.querySelectorAll('[data-kind="pause"]')) node.remove();
   }
 
-  /** Draws a whole trajectory (the result of a run, or an imported file). */
-  render(traj) {
+  /**
+   * Draws a whole trajectory (the result of a run, or an imported file), with Edit buttons on
+   * its cards; `{ live: true }` draws it without them, as the start of a live view.
+   */
+  render(traj, { live = false } = {}) {
     this.#reset();
+    this.#trajectory = traj;
     this.append(taskCard(traj.task, { model: traj.model, format: traj.react_format, lang: traj.lang }));
     let answered = false;
     for (const step of traj.steps ?? []) {
-      const block = stepBlock(step);
+      const block = stepBlock(step, !live);
       // Kept by index, so a run that goes on from here adds to its steps (a paused tool call).
       this.#steps.set(step.index, block);
       this.#lastStep = step.index;
@@ -281,7 +297,25 @@ export class TaoTrajectory extends HTMLElement {
     for (const button of this.querySelectorAll("button[data-prompt]")) setReady(button, Number(button.dataset.prompt) <= count);
   }
 
+  /**
+   * Starts a live view from a trajectory that a run goes on from (a fork): its steps so far,
+   * then whatever `handleEvent` streams, into those steps (an edited action's new observation)
+   * or after them.
+   */
+  continueFrom(traj) {
+    this.render(traj, { live: true });
+    for (const block of this.querySelectorAll(":scope > [data-step]")) {
+      const index = Number(block.dataset.step);
+      this.#steps.set(index, block);
+      const raw = block.querySelector(":scope > .step-body > details.raw");
+      if (raw) this.#rawBox.set(index, raw);
+    }
+    this.#lastStep = traj.steps?.at(-1)?.index ?? 1;
+    this.setAttribute("aria-busy", "true");
+  }
+
   #reset() {
+    this.#trajectory = null;
     this.#steps.clear();
     this.#raw.clear();
     this.#rawBox.clear();
@@ -485,8 +519,8 @@ function timingText(step) {
   return parts.join(" · ");
 }
 
-/** One step of a finished trajectory, in reading order. */
-function stepBlock(step) {
+/** One step of a finished trajectory, in reading order (with Edit buttons when `editing`). */
+function stepBlock(step, editing = false) {
   const block = stepShell(step.index, timingText(step), true);
   const body = block.querySelector(".step-body");
   // Replies the model had to redo inside this step come first, in the order they happened.
@@ -498,15 +532,18 @@ function stepBlock(step) {
     c.append(rawDetails(call.raw));
     body.append(c);
   }
-  if (step.thought) body.append(thoughtCard(step.thought));
-  if (step.action) body.append(actionCard(step.action.tool, step.action.input));
+  // A repaired reply is shown to the model as it was written (see `src/prompt.rs`), so an
+  // edited thought there would change nothing the model reads: it gets no Edit button.
+  const edit = (box, kind) => (editing && !(kind === "thought" && step.repair) ? editable(box, step, kind) : box);
+  if (step.thought) body.append(edit(thoughtCard(step.thought), "thought"));
+  if (step.action) body.append(edit(actionCard(step.action.tool, step.action.input), "action"));
   if (typeof step.approved === "boolean") body.append(approvalCard(step.action?.tool, step.approved));
   const hasAnswer = step.answer !== null && step.answer !== undefined;
   if (hasAnswer) body.append(answerCard(step.answer));
   if (step.repair) body.append(repairCard(step.repair.why, step.repair.message));
   const obs = step.observation;
   if (obs !== null && obs !== undefined && !(step.repair && obs === step.repair.message)) {
-    body.append(observationCard(obs, step.fuel));
+    body.append(edit(observationCard(obs, step.fuel), "observation"));
   }
   for (const note of step.notes ?? []) body.append(noteCard(note));
   const raw = calls.length ? calls[calls.length - 1].raw : "";
@@ -531,6 +568,112 @@ function promptButton(index, ready) {
 function setReady(button, ready) {
   button.disabled = !ready;
   button.title = ready ? t("prompt.button.title") : t("prompt.button.wait");
+}
+
+// ----- edit and fork ---------------------------------------------------------------------------
+
+let editIds = 0;
+
+/**
+ * A finished card with an Edit button beside it. Edit turns the card's text into a text box
+ * (two for an action: its tool and its input) with "Fork from here" and "Cancel". The button
+ * sits next to the card rather than in it, so the card's text stays exactly the step's text.
+ */
+function editable(box, step, kind) {
+  const frame = el("div", { class: "editable", "data-edit": kind });
+  // The button is named "Edit"; which card it edits is its description ("Step 2: Observation").
+  const about = el("span", { id: `tao-edit-${++editIds}`, hidden: "" }, `${stepLabel(step.index)}: ${t("card." + kind)}`);
+  const button = el("button", { type: "button", class: "edit-button", "aria-describedby": about.id }, t("edit.edit"));
+  button.addEventListener("click", () => openEditor(box, button, step, kind));
+  frame.append(box, button, about);
+  return frame;
+}
+
+/** The card's text as text boxes, until Fork from here (accepted) or Cancel. */
+function openEditor(box, button, step, kind) {
+  const shown = [...box.children].filter((child) => !child.matches(".card-label"));
+  const form = el("form", { class: "edit-form", "data-edit-form": kind });
+  const fields = [];
+  const field = (name, value, { multiline = true, label } = {}) => {
+    const id = `tao-edit-${++editIds}`;
+    const wrap = el("div", { class: "edit-field" });
+    wrap.append(el("label", { for: id }, label ?? t(`edit.label.${name}`)));
+    const input = multiline
+      ? el("textarea", { id, name, rows: String(rowsFor(value)), spellcheck: kind === "thought" ? "true" : "false" })
+      : el("input", { id, name, type: "text", spellcheck: "false", autocapitalize: "off" });
+    input.value = value; // a value, never markup
+    wrap.append(input);
+    form.append(wrap);
+    fields.push(input);
+    return input;
+  };
+  let read;
+  if (kind === "action") {
+    const input = step.action.input;
+    const asJson = input !== null && typeof input === "object";
+    const tool = field("tool", step.action.tool ?? "", { multiline: false });
+    const text = field("input", formatInput(input));
+    read = () => {
+      if (!asJson) return { kind, tool: tool.value.trim(), input: text.value };
+      try {
+        return { kind, tool: tool.value.trim(), input: JSON.parse(text.value) };
+      } catch (e) {
+        throw new Error(`${t("edit.badJson")} ${e.message}`);
+      }
+    };
+  } else {
+    const text = field(kind, kind === "thought" ? step.thought : step.observation);
+    read = () => ({ kind, text: text.value });
+  }
+  const problem = el("p", { class: "edit-problem", role: "alert", hidden: "" });
+  const buttons = el("p", { class: "edit-buttons" });
+  const fork = el("button", { type: "submit", class: "primary" }, t("edit.fork"));
+  const cancel = el("button", { type: "button" }, t("edit.cancel"));
+  buttons.append(fork, cancel);
+  form.append(problem, buttons);
+
+  const close = () => {
+    form.remove();
+    for (const child of shown) child.hidden = false;
+    button.hidden = false;
+    button.focus();
+  };
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    let edit;
+    try {
+      edit = read();
+    } catch (err) {
+      problem.textContent = err.message;
+      problem.hidden = false;
+      return;
+    }
+    // The page may refuse (a run is in flight) by cancelling the event: the edit stays open.
+    const detail = { index: step.index, edit };
+    if (box.dispatchEvent(new CustomEvent("tao:fork", { bubbles: true, cancelable: true, detail }))) close();
+  });
+  cancel.addEventListener("click", close);
+  form.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") {
+      e.preventDefault();
+      close();
+    } else if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault(); // Ctrl/⌘ + Enter forks, as it runs in the task box
+      form.requestSubmit();
+    }
+  });
+
+  for (const child of shown) child.hidden = true;
+  button.hidden = true;
+  box.append(form);
+  fields[0].focus();
+}
+
+/** A text box tall enough for `text` (roughly), within reason. */
+function rowsFor(text) {
+  const lines = String(text ?? "").split("\n");
+  const wrapped = lines.reduce((n, line) => n + Math.max(1, Math.ceil(line.length / 64)), 0);
+  return Math.min(12, Math.max(2, wrapped));
 }
 
 /** The colour key shown in the empty state: what each card means. */
