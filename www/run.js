@@ -154,7 +154,8 @@ async function step(settings) {
 
 /** Stop: ends a running stretch at once, or ends a paused session where it stands. */
 function stop() {
-  if (!session) return;
+  // A run that is not a session of this part (a fork, in `fork.js`) stops through `state.running`.
+  if (!session) return state.running?.abort();
   if (session.busy) {
     session.busy.stop.abort();
     return;
