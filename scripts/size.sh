@@ -7,13 +7,16 @@
 # timeouts, the paper's WikiEnv over the MediaWiki API, BM25 search_docs, two scenarios:
 # +26 KB, of which dropping Unicode lower-casing won back 8 KB). The wasm-tool sandbox (wasmi)
 # is not in this figure: it is a separate module fetched only when a wasm tool is first
-# registered (scripts/build-sandbox.sh prints its size). The ceiling is today's size plus a little headroom, so a regression fails the
+# registered (scripts/build-sandbox.sh prints its size). The ceiling went from 158 to 163 KiB
+# with the studio (stepping and pausing, resuming from any trajectory, each step's exact prompt,
+# scripted rules that read the observation, Chinese tool descriptions, tool state restored by
+# replay: +4.5 KB gzip; the redesign before it had won back 0.2 KB). The ceiling is today's size plus a little headroom, so a regression fails the
 # build long before it reaches the goal; lower it as size work lands (and raise it only with a
 # reason in the commit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GOAL_GZIP=$((165 * 1024))
-CEILING_GZIP=$((158 * 1024))
+CEILING_GZIP=$((163 * 1024))
 gz() { gzip -9 -c "$1" | wc -c; }
 wasm=pkg/tao_agent_bg.wasm glue=pkg/tao_agent.js
 core=$(( $(gz "$wasm") + $(gz "$glue") ))
