@@ -137,6 +137,12 @@ const en = {
   "error.run": "The run failed:",
   "footer": "Runs offline with a scripted model: no key, no server. Model and tool text is always shown as text, never as HTML.",
   "footer.export": "Trajectories export as JSON and import back.",
+  // ----- presentation and accessibility -----
+  "present": "Present",
+  "settings.hide": "Hide settings",
+  "settings.show": "Show settings",
+  "trajectory": "Trajectory",
+  "tools.wikiUrl": "MediaWiki API URL",
 };
 
 const zh = {
@@ -267,6 +273,12 @@ const zh = {
   "error.run": "运行失败：",
   "footer": "使用脚本模型离线运行：无需密钥，无需服务器。模型和工具的文本始终作为纯文本显示，绝不作为 HTML。",
   "footer.export": "轨迹可导出为 JSON 并重新导入。",
+  // ----- presentation and accessibility -----
+  "present": "演示",
+  "settings.hide": "隐藏设置",
+  "settings.show": "显示设置",
+  "trajectory": "轨迹",
+  "tools.wikiUrl": "MediaWiki API 地址",
 };
 
 const DICTIONARIES = { en, zh };

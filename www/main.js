@@ -13,6 +13,7 @@ import * as run from "./run.js";
 import * as files from "./files.js";
 import * as share from "./share.js";
 import * as follow from "./follow.js";
+import * as present from "./present.js";
 
 // The language switches first: listeners run in the order they were added, and the parts'
 // own `tao:lang` handlers redraw their text in the new language.
@@ -23,7 +24,7 @@ document.addEventListener("tao:lang", (e) => {
 });
 
 /** The page's parts, each registering its own `tao:*` listeners. */
-const PARTS = [scenarios, pageTools, provider, run, files, share, follow];
+const PARTS = [scenarios, pageTools, provider, run, files, share, follow, present];
 for (const part of PARTS) part.install();
 
 async function start() {
