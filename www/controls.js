@@ -138,12 +138,24 @@ export class TaoControls extends HTMLElement {
     if (node) node.textContent = text ?? "";
   }
 
-  /** Run is disabled while a run streams; Stop only then. */
+  /**
+   * Run is disabled while a run streams; Stop only then. Focus follows: to Stop when a run
+   * starts (Run has just been disabled under the reader's finger), back to Run when it ends,
+   * unless the reader has moved on to something outside the form meanwhile (and never when
+   * nothing changes, as at page load). `preventScroll`:
+   * the view follows the trajectory, not the focus.
+   */
   setRunning(running) {
-    this.#field('[data-action="run"]').disabled = running;
-    this.#field('[data-action="stop"]').disabled = !running;
+    const run = this.#field('[data-action="run"]');
+    const stop = this.#field('[data-action="stop"]');
+    const focus = document.activeElement;
+    const changed = running !== this.hasAttribute("running");
+    const ours = changed && (!focus || focus === document.body || this.contains(focus));
+    run.disabled = running;
+    stop.disabled = !running;
     this.#field('[data-action="import"]').disabled = running;
     this.toggleAttribute("running", running);
+    if (ours) (running ? stop : run).focus({ preventScroll: true });
   }
 
   /** Enables the buttons once the agent has loaded. */

@@ -142,6 +142,7 @@ const en = {
   "settings.hide": "Hide settings",
   "settings.show": "Show settings",
   "trajectory": "Trajectory",
+  "announce.answer": "Answer:",
   "tools.wikiUrl": "MediaWiki API URL",
 };
 
@@ -278,6 +279,7 @@ const zh = {
   "settings.hide": "隐藏设置",
   "settings.show": "显示设置",
   "trajectory": "轨迹",
+  "announce.answer": "答案：",
   "tools.wikiUrl": "MediaWiki API 地址",
 };
 

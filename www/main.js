@@ -14,6 +14,7 @@ import * as files from "./files.js";
 import * as share from "./share.js";
 import * as follow from "./follow.js";
 import * as present from "./present.js";
+import * as announce from "./announce.js";
 
 // The language switches first: listeners run in the order they were added, and the parts'
 // own `tao:lang` handlers redraw their text in the new language.
@@ -24,7 +25,7 @@ document.addEventListener("tao:lang", (e) => {
 });
 
 /** The page's parts, each registering its own `tao:*` listeners. */
-const PARTS = [scenarios, pageTools, provider, run, files, share, follow, present];
+const PARTS = [scenarios, pageTools, provider, run, files, share, follow, present, announce];
 for (const part of PARTS) part.install();
 
 async function start() {

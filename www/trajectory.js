@@ -73,7 +73,6 @@ export class TaoTrajectory extends HTMLElement {
   /** Starts a live view for a new run of `task`. */
   begin(task, meta = {}) {
     this.#reset();
-    this.setAttribute("aria-busy", "true");
     this.append(taskCard(task, meta));
   }
 
@@ -136,7 +135,6 @@ export class TaoTrajectory extends HTMLElement {
       case "stopped":
         for (const index of this.#raw.keys()) this.#endRaw(index);
         if (ev.reason !== "answer") this.append(stopCard(ev.reason, ev.message));
-        this.removeAttribute("aria-busy");
         break;
     }
     this.dispatchEvent(new CustomEvent("tao:trajectory-event", { bubbles: true, detail: ev }));
@@ -176,6 +174,11 @@ export class TaoTrajectory extends HTMLElement {
 
   /** Draws a whole trajectory (the result of a run, or an imported file). */
   render(traj) {
+    // The page marks this element `role="log"`, a live region: screen readers read each card as
+    // a run adds it. A redraw is not news (the run was just read card by card; an import was
+    // just chosen), so it is drawn with the region silenced for a couple of frames.
+    this.setAttribute("aria-live", "off");
+    requestAnimationFrame(() => requestAnimationFrame(() => this.removeAttribute("aria-live")));
     this.#reset();
     this.append(taskCard(traj.task, { model: traj.model, format: traj.react_format, lang: traj.lang }));
     let answered = false;
@@ -195,7 +198,6 @@ export class TaoTrajectory extends HTMLElement {
     this.#raw.clear();
     this.#rawBox.clear();
     this.#pending.clear();
-    this.removeAttribute("aria-busy");
     this.replaceChildren();
   }
 
@@ -213,7 +215,9 @@ export class TaoTrajectory extends HTMLElement {
   #token(index, text) {
     let node = this.#raw.get(index);
     if (!node) {
-      const live = el("div", { class: "raw-live", "data-kind": "raw" });
+      // Hidden from screen readers: inside the live log, every delta would be read out on its
+      // own. They hear the cards parsed from it instead.
+      const live = el("div", { class: "raw-live", "data-kind": "raw", "aria-hidden": "true" });
       live.append(el("span", { class: "raw-label" }, t("card.streaming")));
       const pre = el("pre", { class: "raw-text" });
       node = document.createTextNode("");
