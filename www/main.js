@@ -5,7 +5,7 @@
 
 import "./elements.js";
 import { t, setLang, lang, applyI18n } from "./i18n.js";
-import { state, controls, toolsPanel, stats, loadTao, showError, showStatus, messageOf } from "./app.js";
+import { state, controls, toolsPanel, view, stats, loadTao, showError, showStatus, messageOf } from "./app.js";
 import * as scenarios from "./scenarios.js";
 import * as pageTools from "./page-tools.js";
 import * as provider from "./provider.js";
@@ -34,6 +34,7 @@ async function start() {
   controls.apply({ lang: lang() });
   applyI18n();
   stats.refresh();
+  view.showEmpty(); // drawn when the element connected, before the language was known
   controls.setReady(false);
   showStatus(t("status.loading"));
 

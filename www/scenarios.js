@@ -1,12 +1,22 @@
 //! The built-in scenarios, in the page's language: the select lists them, and choosing one fills
 //! the task, the format, the step budget and the tools it was written for.
 
-import { lang } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 import { state, controls } from "./app.js";
 import { useScenarioTools, refreshModelView } from "./page-tools.js";
 
 /** The agent's own default step budget (the paper's loop runs 8), for scenarios without one. */
 const DEFAULT_MAX_STEPS = 8;
+
+/**
+ * A scenario's description as the page shows it. A few of the core's descriptions name its
+ * internals (the seed article, "seed 000, plan 2", `max_steps`); the page has its own words
+ * for those (`scenario.<name>` in `i18n.js`) until the core's own text is reworded.
+ */
+function description(s) {
+  const key = `scenario.${s.name}`;
+  return t(key) === key ? s.description : t(key);
+}
 
 /** Fills the scenario select in the current language. */
 export function loadScenarios(selected) {
@@ -19,7 +29,7 @@ export function useScenario(name) {
   const s = state.scenarios.find((x) => x.name === name);
   if (!s) return;
   controls.apply({ task: s.task, format: s.format, maxSteps: s.maxSteps ?? DEFAULT_MAX_STEPS });
-  controls.describe(s.description);
+  controls.describe(description(s));
   useScenarioTools(name, s.tools);
   refreshModelView();
 }
@@ -35,7 +45,7 @@ export function install() {
     loadScenarios(controls.settings().scenario);
     const now = state.scenarios.find((s) => s.name === controls.settings().scenario);
     if (now) {
-      controls.describe(now.description);
+      controls.describe(description(now));
       // The scenario's own task follows the language; a task the user wrote stays.
       if (taskWasScenarios) controls.apply({ task: now.task });
     }

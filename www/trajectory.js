@@ -266,9 +266,9 @@ function taskCard(task, meta = {}) {
   const box = card("task", t("card.task"));
   box.append(el("p", { class: "card-text task-text" }, task ?? ""));
   const bits = [
-    ["meta.model", meta.model],
+    ["meta.model", modelName(meta.model)],
     ["meta.format", meta.format],
-    ["meta.lang", meta.lang],
+    ["meta.lang", meta.lang && words("lang." + meta.lang, meta.lang)],
   ].filter(([, v]) => v);
   if (bits.length) {
     const dl = el("p", { class: "meta" });
@@ -280,6 +280,17 @@ function taskCard(task, meta = {}) {
     box.append(dl);
   }
   return box;
+}
+
+/** The page's words for `key`, or `fallback` where it has none (a name it does not know). */
+function words(key, fallback) {
+  const text = t(key);
+  return text === key ? fallback : text;
+}
+
+/** A trajectory's model as a reader says it: the offline model's `scripted:<scenario>` is "scripted (offline)". */
+function modelName(model) {
+  return typeof model === "string" && model.startsWith("scripted:") ? t("meta.scripted") : model;
 }
 
 function thoughtCard(text) {
@@ -327,7 +338,8 @@ function repairCard(why, message, label = t("card.repair")) {
   const box = card("repair", label);
   if (why) {
     const w = el("p", { class: "why" });
-    w.append(el("span", { class: "why-key" }, t("card.why")), el("code", {}, why));
+    // The reason in words; its name (`no_action`, …) stays in the data for tests and exports.
+    w.append(el("span", { class: "why-key" }, t("card.why")), el("span", { class: "why-text", "data-why": why }, words("why." + why, why)));
     box.append(w);
   }
   box.append(el("pre", { class: "card-pre" }, message ?? ""));
