@@ -7,12 +7,6 @@
 let following = false;
 let followQueued = false;
 
-/** A run starts: follow it from its first step, wherever the reader was. */
-export function followRun() {
-  following = true;
-  follow();
-}
-
 /** Scrolls to the bottom on the next frame, if the reader is following (called per event). */
 export function follow() {
   if (!following || followQueued) return;
@@ -24,6 +18,11 @@ export function follow() {
 }
 
 export function install() {
+  // A run starts (its first step, however the run was started): follow it from there, wherever
+  // the reader was. `tao:trajectory-event` is the live view's echo of each agent event.
+  document.addEventListener("tao:trajectory-event", (e) => {
+    if (e.detail.type === "step" && e.detail.index === 1) following = true;
+  });
   // Our own scrolls land at the bottom and keep following; the reader's scroll up stops it.
   // A page shorter than the window cannot be scrolled away from, so it keeps following too.
   window.addEventListener(

@@ -6,7 +6,7 @@
 import { t } from "./i18n.js";
 import { state, controls, toolsPanel, view, stats, showError, showStatus, messageOf, agentConfig } from "./app.js";
 import { registerPageTools } from "./page-tools.js";
-import { follow, followRun } from "./follow.js";
+import { follow } from "./follow.js";
 
 function modelLabel(settings) {
   if (settings.provider === "scripted") return `scripted:${settings.scenario}`;
@@ -31,7 +31,6 @@ export async function run(settings) {
   state.running = new AbortController();
   controls.setRunning(true);
   view.begin(settings.task, { model: modelLabel(settings), format: settings.format, lang: settings.lang });
-  followRun();
 
   // Live counters; the finished trajectory's stats replace them.
   const live = { n_calls: 0, n_badcalls: 0, steps: 0, elapsed: 0 };
