@@ -30,7 +30,15 @@ import { createRequire } from "node:module";
 import { setUp, openPage, runScenario, waitStopped } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
-const AXE = process.env.AXE_CORE_PATH ?? require.resolve("axe-core/axe.min.js");
+const AXE = process.env.AXE_CORE_PATH ?? resolveAxe();
+
+function resolveAxe() {
+  try {
+    return require.resolve("axe-core/axe.min.js");
+  } catch {
+    throw new Error("axe-core is missing from node_modules: run `npm ci` (or `scripts/install.sh test`), or set AXE_CORE_PATH");
+  }
+}
 
 const WIDE = { width: 1366, height: 850 };
 const PHONE = { width: 390, height: 844 };
