@@ -23,22 +23,25 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q " $WASM_BINDGEN_VERSION"; then
   cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION"
 fi
 
-# npm packages pinned in package.json / package-lock.json: binaryen (wasm-opt) and playwright-core.
+# npm packages pinned in package.json / package-lock.json: binaryen (wasm-opt), playwright-core
+# and axe-core (the accessibility checks of tests/e2e/a11y.test.mjs).
 # Debian's binaryen is too old (its wasm-opt corrupts wasm-bindgen's externref table).
-if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] \
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ] \
    || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  say "npm ci (binaryen, playwright-core)"
+  say "npm ci (binaryen, playwright-core, axe-core)"
   npm ci --no-audit --no-fund --loglevel=error
 fi
 
 [ "$what" = build ] && exit 0
 
-# Headless Chromium and its driver, from Debian (browsers cannot be downloaded here).
-if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
-  say "apt-get install chromium chromium-driver"
+# Headless Chromium and its driver, from Debian (browsers cannot be downloaded here), and a CJK
+# font, without which the Chinese page's screenshots show boxes instead of characters.
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null \
+   || ! dpkg -s fonts-noto-cjk >/dev/null 2>&1; then
+  say "apt-get install chromium chromium-driver fonts-noto-cjk"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq chromium chromium-driver >/dev/null
+  apt-get install -y -qq chromium chromium-driver fonts-noto-cjk >/dev/null
 fi
 
 # The wasm-bindgen test runner ships with the CLI above; nothing more to install.

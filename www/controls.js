@@ -159,9 +159,17 @@ export class TaoControls extends HTMLElement {
    * What the run buttons allow: `idle` (Run or Step start a run), `running` (Pause stops it at
    * the next pause point, Stop ends it), `paused` (Step goes one pause point on, Resume goes on
    * to the end, Stop ends it). `true`/`false` mean running/idle.
+   *
+   * Focus follows: to Stop when a run starts (Run has just been disabled under the reader's
+   * finger), to Step when it pauses, back to Run when it ends, unless the reader has moved on to
+   * something outside the form meanwhile (and never when nothing changes, as at page load).
+   * `preventScroll`: the view follows the trajectory, not the focus.
    */
   setRunning(state) {
     const mode = state === true ? "running" : state === false ? "idle" : state;
+    const before = this.hasAttribute("running") ? "running" : this.hasAttribute("paused") ? "paused" : "idle";
+    const focus = document.activeElement;
+    const ours = mode !== before && (!focus || focus === document.body || this.contains(focus));
     const enable = {
       run: mode === "idle",
       step: mode !== "running",
@@ -173,6 +181,8 @@ export class TaoControls extends HTMLElement {
     for (const [action, on] of Object.entries(enable)) this.#field(`[data-action="${action}"]`).disabled = !on;
     this.toggleAttribute("running", mode === "running");
     this.toggleAttribute("paused", mode === "paused");
+    const next = { running: "stop", paused: "step", idle: "run" }[mode];
+    if (ours) this.#field(`[data-action="${next}"]`).focus({ preventScroll: true });
   }
 
   /** Enables the buttons once the agent has loaded. */

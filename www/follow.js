@@ -1,6 +1,8 @@
-//! Follows a streaming run down the page once the reader has scrolled to the bottom, and stops
-//! following when they scroll up. Measured on scroll only, never per token: reading the layout
-//! after every streamed delta would force a reflow each time.
+//! Keeps the current step in view while a run streams: from the start of a run the page follows
+//! the end of the trajectory (where the model is writing), until the reader scrolls up; it
+//! follows again once they return to the bottom, or at the next run. Measured on scroll only,
+//! never per token: reading the layout after every streamed delta would force a reflow each
+//! time, so events only queue one scroll per frame.
 
 let following = false;
 let followQueued = false;
@@ -16,11 +18,18 @@ export function follow() {
 }
 
 export function install() {
+  // A run starts (its first step, however the run was started): follow it from there, wherever
+  // the reader was. `tao:trajectory-event` is the live view's echo of each agent event.
+  document.addEventListener("tao:trajectory-event", (e) => {
+    if (e.detail.type === "step" && e.detail.index === 1) following = true;
+  });
+  // Our own scrolls land at the bottom and keep following; the reader's scroll up stops it.
+  // A page shorter than the window cannot be scrolled away from, so it keeps following too.
   window.addEventListener(
     "scroll",
     () => {
       const doc = document.documentElement;
-      following = doc.scrollHeight > window.innerHeight && window.innerHeight + window.scrollY >= doc.scrollHeight - 80;
+      following = window.innerHeight + window.scrollY >= doc.scrollHeight - 80;
     },
     { passive: true },
   );

@@ -5,7 +5,7 @@
 
 import "./elements.js";
 import { t, setLang, lang, applyI18n } from "./i18n.js";
-import { state, controls, toolsPanel, stats, loadTao, showError, showStatus, messageOf } from "./app.js";
+import { state, controls, toolsPanel, view, stats, loadTao, showError, showStatus, messageOf } from "./app.js";
 import * as scenarios from "./scenarios.js";
 import * as pageTools from "./page-tools.js";
 import * as provider from "./provider.js";
@@ -16,6 +16,8 @@ import * as follow from "./follow.js";
 import * as offline from "./offline.js";
 import * as inspect from "./inspect.js";
 import * as fork from "./fork.js";
+import * as present from "./present.js";
+import * as announce from "./announce.js";
 
 // The language switches first: listeners run in the order they were added, and the parts'
 // own `tao:lang` handlers redraw their text in the new language.
@@ -26,7 +28,7 @@ document.addEventListener("tao:lang", (e) => {
 });
 
 /** The page's parts, each registering its own `tao:*` listeners. */
-const PARTS = [scenarios, pageTools, provider, run, files, share, follow, offline, inspect, fork];
+const PARTS = [scenarios, pageTools, provider, run, files, share, follow, offline, inspect, fork, present, announce];
 for (const part of PARTS) part.install();
 
 async function start() {
@@ -35,6 +37,7 @@ async function start() {
   controls.apply({ lang: lang() });
   applyI18n();
   stats.refresh();
+  view.showEmpty(); // drawn when the element connected, before the language was known
   controls.setReady(false);
   showStatus(t("status.loading"));
 

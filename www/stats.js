@@ -1,6 +1,6 @@
 //! `<tao-stats>`: the run's counters in one bar — model calls, bad calls (the paper's
-//! `n_badcalls`), steps, tokens (prompt / completion, when the provider reports them), elapsed
-//! time and why the run stopped.
+//! `n_badcalls`), steps, tokens (prompt / completion, shown only when the provider reports
+//! them), elapsed time and why the run stopped.
 //!
 //! Each value sits in an element with `data-stat="…"`; the stop reason also carries the raw
 //! reason (`answer`, `max_steps`, `aborted`, `error`, `running`) in `data-reason`, so tests and
@@ -74,8 +74,12 @@ export class TaoStats extends HTMLElement {
     set("n_badcalls", v.n_badcalls ?? "–");
     set("steps", v.steps ?? "–");
     set("elapsed", typeof v.elapsed === "number" ? formatMs(v.elapsed) : "–");
+    // The offline model and some servers report no token counts: then there is no Tokens stat
+    // at all (a dash would read as "zero" or "unknown yet").
     const tokens = (v.prompt_tokens ?? 0) + (v.completion_tokens ?? 0);
-    set("tokens", tokens > 0 ? `${v.prompt_tokens} / ${v.completion_tokens}` : "–");
+    set("tokens", tokens > 0 ? `${v.prompt_tokens ?? 0} / ${v.completion_tokens ?? 0}` : "");
+    const tokensItem = this.querySelector(".stat-tokens");
+    if (tokensItem) tokensItem.hidden = !(tokens > 0);
     const stop = this.querySelector('[data-stat="stop"]');
     if (stop) {
       stop.textContent = t("reason." + this.#reason);

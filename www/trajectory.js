@@ -85,7 +85,6 @@ export class TaoTrajectory extends HTMLElement {
   /** Starts a live view for a new run of `task`. */
   begin(task, meta = {}) {
     this.#reset();
-    this.setAttribute("aria-busy", "true");
     this.append(taskCard(task, meta));
   }
 
@@ -148,7 +147,6 @@ export class TaoTrajectory extends HTMLElement {
       case "stopped":
         for (const index of this.#raw.keys()) this.#endRaw(index);
         if (ev.reason !== "answer") this.append(stopCard(ev.reason, ev.message));
-        this.removeAttribute("aria-busy");
         break;
     }
     this.dispatchEvent(new CustomEvent("tao:trajectory-event", { bubbles: true, detail: ev }));
@@ -273,6 +271,11 @@ export class TaoTrajectory extends HTMLElement {
    * its cards; `{ live: true }` draws it without them, as the start of a live view.
    */
   render(traj, { live = false } = {}) {
+    // The page marks this element `role="log"`, a live region: screen readers read each card as
+    // a run adds it. A redraw is not news (the run was just read card by card; an import was
+    // just chosen), so it is drawn with the region silenced for a couple of frames.
+    this.setAttribute("aria-live", "off");
+    requestAnimationFrame(() => requestAnimationFrame(() => this.removeAttribute("aria-live")));
     this.#reset();
     this.#trajectory = traj;
     this.append(taskCard(traj.task, { model: traj.model, format: traj.react_format, lang: traj.lang }));
@@ -320,7 +323,6 @@ export class TaoTrajectory extends HTMLElement {
     this.#raw.clear();
     this.#rawBox.clear();
     this.#pending.clear();
-    this.removeAttribute("aria-busy");
     this.replaceChildren();
   }
 
@@ -338,7 +340,9 @@ export class TaoTrajectory extends HTMLElement {
   #token(index, text) {
     let node = this.#raw.get(index);
     if (!node) {
-      const live = el("div", { class: "raw-live", "data-kind": "raw" });
+      // Hidden from screen readers: inside the live log, every delta would be read out on its
+      // own. They hear the cards parsed from it instead.
+      const live = el("div", { class: "raw-live", "data-kind": "raw", "aria-hidden": "true" });
       live.append(el("span", { class: "raw-label" }, t("card.streaming")));
       const pre = el("pre", { class: "raw-text" });
       node = document.createTextNode("");
@@ -387,9 +391,9 @@ function taskCard(task, meta = {}) {
   const box = card("task", t("card.task"));
   box.append(el("p", { class: "card-text task-text" }, task ?? ""));
   const bits = [
-    ["meta.model", meta.model],
+    ["meta.model", modelName(meta.model)],
     ["meta.format", meta.format],
-    ["meta.lang", meta.lang],
+    ["meta.lang", meta.lang && words("lang." + meta.lang, meta.lang)],
   ].filter(([, v]) => v);
   if (bits.length) {
     const dl = el("p", { class: "meta" });
@@ -401,6 +405,17 @@ function taskCard(task, meta = {}) {
     box.append(dl);
   }
   return box;
+}
+
+/** The page's words for `key`, or `fallback` where it has none (a name it does not know). */
+function words(key, fallback) {
+  const text = t(key);
+  return text === key ? fallback : text;
+}
+
+/** A trajectory's model as a reader says it: the offline model's `scripted:<scenario>` is "scripted (offline)". */
+function modelName(model) {
+  return typeof model === "string" && model.startsWith("scripted:") ? t("meta.scripted") : model;
 }
 
 function thoughtCard(text) {
@@ -448,7 +463,8 @@ function repairCard(why, message, label = t("card.repair")) {
   const box = card("repair", label);
   if (why) {
     const w = el("p", { class: "why" });
-    w.append(el("span", { class: "why-key" }, t("card.why")), el("code", {}, why));
+    // The reason in words; its name (`no_action`, …) stays in the data for tests and exports.
+    w.append(el("span", { class: "why-key" }, t("card.why")), el("span", { class: "why-text", "data-why": why }, words("why." + why, why)));
     box.append(w);
   }
   box.append(el("pre", { class: "card-pre" }, message ?? ""));

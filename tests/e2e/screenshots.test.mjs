@@ -1,5 +1,8 @@
 // Screenshots of the page to look at (tests/e2e/out/*.png): a finished run on a desktop and on
-// a phone, a bad call with its repair, the Chinese UI, a run caught mid-stream, and dark mode.
+// a phone, a bad call with its repair, the Chinese UI, a run caught mid-stream, and dark mode;
+// and the presenter's matrix, 1366×850 (a projector's laptop) and 390×844 (a phone) × light and
+// dark × English and Chinese × before and after a run, as the window shows it (not the full
+// page), plus Present and the settings folded away.
 // Each shot also checks what a reader would notice first: nothing sticks out sideways.
 //
 //   make build && node --test tests/e2e/
@@ -31,6 +34,9 @@ async function assertNoOverflow(page) {
 
 async function shoot(page, name) {
   await assertNoOverflow(page);
+  // From the top: a full-page shot keeps the scroll position, and the wide layout's sticky
+  // settings column would be drawn where it sticks (beside the end of the run), not at the top.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(OUT, name), fullPage: true });
 }
 
@@ -85,5 +91,39 @@ it("phone, 360 wide: html-injection in dark mode", async () => {
   const page = await openPage(env, { viewport: { width: 360, height: 780 }, colorScheme: "dark" });
   assert.equal(await runScenario(page, "html-injection"), "answer");
   await shoot(page, "phone-dark-html-injection.png");
+  await page.context().close();
+});
+
+// ----- the presenter's matrix: what the room sees -----
+
+const WIDE = { width: 1366, height: 850 };
+
+for (const [size, viewport] of [["1366", WIDE], ["390", PHONE]]) {
+  for (const colorScheme of ["light", "dark"]) {
+    for (const lang of ["en", "zh"]) {
+      it(`${size}, ${colorScheme}, ${lang}: before and after a water run`, async () => {
+        const page = await openPage(env, { viewport, colorScheme, query: `?lang=${lang}&scenario=water` });
+        await assertNoOverflow(page);
+        await page.screenshot({ path: path.join(OUT, `${size}-${colorScheme}-${lang}-before.png`) });
+        assert.equal(await runScenario(page, "water", { delay: "10" }), "answer");
+        await page.waitForTimeout(300); // Run and Stop fade to their idle look
+        await assertNoOverflow(page);
+        await page.screenshot({ path: path.join(OUT, `${size}-${colorScheme}-${lang}-after.png`) });
+        await page.context().close();
+      });
+    }
+  }
+}
+
+it("1366: Present with the settings folded, mid-stream", async () => {
+  const page = await openPage(env, { viewport: WIDE, query: "?lang=en&present=1&scenario=water&delay=80" });
+  await page.click('button[data-action="settings"]');
+  await page.click('button[data-action="run"]');
+  await page.waitForSelector('tao-trajectory [data-step="2"] .raw-live', { timeout: 20000 });
+  await page.waitForTimeout(400);
+  await assertNoOverflow(page);
+  await page.screenshot({ path: path.join(OUT, "1366-present-folded-streaming.png") });
+  await page.click('button[data-action="stop"]');
+  assert.equal(await waitStopped(page), "aborted");
   await page.context().close();
 });
