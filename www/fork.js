@@ -12,6 +12,7 @@
 //! `<tao-branches>` next to a new view for the fork, and moves back when one branch is kept, a
 //! new run starts, or a file is imported. Export writes the selected branch (`state.lastTrajectory`).
 
+import { setFolded } from "./present.js";
 import { t } from "./i18n.js";
 import { state, controls, toolsPanel, view, stats, showError, showStatus, messageOf, agentConfig } from "./app.js";
 import { registerPageTools } from "./page-tools.js";
@@ -82,6 +83,9 @@ function forkAgentConfig(traj, settings, panel) {
 /** Shows both branches, moving the page's view into a `<tao-branches>` if not there yet. */
 function openBranches() {
   if (!branches) {
+    // Two trajectories side by side want the width: the settings fold away (a button brings
+    // them back), as a presenter would do by hand.
+    if (window.matchMedia("(min-width: 1200px)").matches) setFolded(true);
     branches = document.createElement("tao-branches");
     branches.className = "branches";
     const forkView = document.createElement("tao-trajectory");

@@ -30,7 +30,7 @@ export function setPresent(on, remember = true) {
 }
 
 /** Folds the settings column away (`folded` true) or shows it. */
-function setFolded(folded) {
+export function setFolded(folded) {
   page.toggleAttribute("data-folded", folded);
   settingsButton.setAttribute("aria-expanded", String(!folded));
   // Its words follow its state; `applyI18n()` redraws them on a language change.

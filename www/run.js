@@ -55,6 +55,7 @@ async function stretch(how) {
   state.running = stop;
   controls.setRunning("running");
   view.hidePause();
+  view.toggleAttribute("data-live", true);
 
   // Live counters from where the trajectory stands; the returned trajectory's stats replace them.
   const base = s.trajectory.stats ?? {};

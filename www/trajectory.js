@@ -82,10 +82,14 @@ export class TaoTrajectory extends HTMLElement {
     this.append(box);
   }
 
-  /** Starts a live view for a new run of `task`. */
+  /**
+   * Starts a live view for a new run of `task`. While a run streams into the view it carries
+   * `data-live` (not `aria-busy`: that would hold a screen reader's news back until the end).
+   */
   begin(task, meta = {}) {
     this.#reset();
     this.append(taskCard(task, meta));
+    this.toggleAttribute("data-live", true);
   }
 
   /** Takes one event from `agent.run(…, { onEvent })` and updates the live view. */
@@ -147,6 +151,7 @@ export class TaoTrajectory extends HTMLElement {
       case "stopped":
         for (const index of this.#raw.keys()) this.#endRaw(index);
         if (ev.reason !== "answer") this.append(stopCard(ev.reason, ev.message));
+        this.removeAttribute("data-live");
         break;
     }
     this.dispatchEvent(new CustomEvent("tao:trajectory-event", { bubbles: true, detail: ev }));
@@ -314,10 +319,11 @@ export class TaoTrajectory extends HTMLElement {
       if (raw) this.#rawBox.set(index, raw);
     }
     this.#lastStep = traj.steps?.at(-1)?.index ?? 1;
-    this.setAttribute("aria-busy", "true");
+    this.toggleAttribute("data-live", true);
   }
 
   #reset() {
+    this.removeAttribute("data-live");
     this.#trajectory = null;
     this.#steps.clear();
     this.#raw.clear();
@@ -484,7 +490,8 @@ function promptMessage(message) {
   box.append(el("span", { class: "said-role" }, message.role ?? ""));
   let text = message.content ?? "";
   for (const call of message.tool_calls ?? []) text += `${text ? "\n" : ""}→ ${call.name}(${formatInput(call.arguments)})`;
-  box.append(el("pre", { class: "said-text" }, text));
+  // A long message scrolls inside its box, so the box takes the keyboard focus (to scroll it).
+  box.append(el("pre", { class: "said-text", tabindex: "0" }, text));
   return box;
 }
 

@@ -59,8 +59,10 @@ function assertClean(page) {
 }
 
 /** Runs axe-core with its default rules (best practices included) and fails on any violation. */
-async function assertAxe(page, what) {
+async function assertAxe(page, what, { modal = false } = {}) {
   if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
+  // Buttons fade between enabled and disabled (0.15 s): check the settled page.
+  await page.waitForTimeout(250);
   const { violations, ran } = await page.evaluate(async () => {
     const result = await window.axe.run(document);
     return {
@@ -74,7 +76,9 @@ async function assertAxe(page, what) {
     };
   });
   // The best-practice rules ran too (runOnly is not set): landmarks and heading order among them.
-  for (const rule of ["region", "heading-order", "landmark-one-main", "color-contrast"]) {
+  // (With a modal dialog open the rest of the page is inert, so the page-wide rules do not run.)
+  const expected = modal ? ["color-contrast"] : ["region", "heading-order", "landmark-one-main", "color-contrast"];
+  for (const rule of expected) {
     assert.ok(ran.includes(rule), `axe rule ${rule} ran ${what}`);
   }
   const report = violations
@@ -146,6 +150,46 @@ describe("axe-core finds no violation", () => {
       await page.context().close();
     });
   }
+
+  for (const colorScheme of ["light", "dark"]) {
+    it(`${colorScheme}: in step mode (paused before a model call, before a tool call), playing the model, the Prompt view, and with a fork open`, async () => {
+      const page = await openPage(env, { viewport: WIDE, colorScheme, query: "?lang=en&scenario=einstein&mode=step&autorun=1" });
+      await page.emulateMedia({ colorScheme });
+      await page.waitForSelector('tao-trajectory [data-kind="pause"][data-pause="model"]');
+      await assertAxe(page, `(${colorScheme}, paused before the model call)`);
+      await page.click('button[data-action="step"]');
+      await page.waitForSelector('tao-trajectory [data-kind="pause"][data-pause="tool"]');
+      await assertAxe(page, `(${colorScheme}, paused before the tool call)`);
+      await page.click('tao-trajectory [data-step="1"] button[data-prompt]');
+      await page.waitForSelector("tao-prompt dialog[open]");
+      await assertAxe(page, `(${colorScheme}, the Prompt view open)`, { modal: true });
+      await page.keyboard.press("Escape");
+      await page.click('button[data-action="resume"]');
+      await page.waitForFunction(() => document.querySelector('tao-stats [data-stat="stop"]')?.dataset.reason === "answer");
+      // Fork: edit the observation that says where he was born.
+      const frame = page.locator('tao-trajectory .editable[data-edit="observation"]').filter({ hasText: "born in Ulm" });
+      await frame.getByRole("button", { name: "Edit" }).click();
+      await assertAxe(page, `(${colorScheme}, editing an observation)`);
+      const box = frame.getByRole("textbox");
+      await box.fill((await box.inputValue()).replace(/born in Ulm.*$/, "born in Munich."));
+      await frame.getByRole("button", { name: "Fork from here" }).click();
+      await page.waitForFunction(() => /Fork: Munich/.test(document.querySelector(".branches-summary")?.textContent ?? ""));
+      await assertAxe(page, `(${colorScheme}, a fork open side by side)`);
+      await page.setViewportSize(PHONE);
+      await page.waitForSelector('tao-branches [role="tablist"]');
+      await assertAxe(page, `(${colorScheme}, a fork open as tabs)`);
+      assertClean(page);
+      await page.context().close();
+    });
+  }
+
+  it("playing the model: the reply box", async () => {
+    const page = await openPage(env, { viewport: WIDE, query: "?lang=en&scenario=water&provider=human&autorun=1" });
+    await page.getByRole("textbox", { name: "Your reply" }).waitFor();
+    await assertAxe(page, "(playing the model)");
+    await page.click('button[data-action="stop"]');
+    await page.context().close();
+  });
 
   it("Chinese, and a phone, before and after a run", async () => {
     const page = await openPage(env, { viewport: PHONE, query: "?lang=zh" });

@@ -82,7 +82,7 @@ async function rewrite(frame, edit) {
 /** Waits until the fork has run to its end (its view is drawn and Keep is on again). */
 async function forkDone(page) {
   await page.waitForSelector('tao-branches [data-keep="fork"]:not(:disabled)', { timeout: 30000 });
-  await page.waitForSelector('tao-branches section[data-branch="fork"] tao-trajectory:not([aria-busy])');
+  await page.waitForSelector('tao-branches section[data-branch="fork"] tao-trajectory:not([data-live])');
   return waitStopped(page);
 }
 
@@ -109,7 +109,7 @@ describe("reference fork", () => {
     await page.selectOption('select[name="scenario"]', "einstein");
     await page.selectOption('select[name="delayMs"]', "30");
     await page.click('button[data-action="run"]');
-    await page.waitForSelector('tao-trajectory[aria-busy] [data-kind="observation"]');
+    await page.waitForSelector('tao-trajectory[data-live] [data-kind="observation"]');
     assert.equal(await page.getByRole("button", { name: "Edit" }).count(), 0, "no Edit on the live view");
     assert.equal(await waitStopped(page), "answer");
 
@@ -134,7 +134,7 @@ describe("reference fork", () => {
     await page.selectOption('select[name="delayMs"]', "80");
     await frame.getByRole("button", { name: "Fork from here" }).click();
     const forkView = branch(page, "fork").locator("tao-trajectory");
-    await page.waitForSelector('tao-branches section[data-branch="fork"] tao-trajectory[aria-busy] .raw-live');
+    await page.waitForSelector('tao-branches section[data-branch="fork"] tao-trajectory[data-live] .raw-live');
     assert.equal(await forkView.getByRole("button", { name: "Edit" }).count(), 0, "no Edit on the fork's live view");
     assert.equal(await forkDone(page), "answer");
 
@@ -490,6 +490,8 @@ describe("Chinese", () => {
     assert.equal((await branch(page, "fork").locator(".branch-title").textContent()).trim(), "从第 2 步分叉");
     assert.match(await page.textContent(".branches-summary"), /^原始：.*乌尔姆 · 分叉：慕尼黑 — 答案不同$/);
     // Switching the language redraws both branches in the new words, each with its own answer.
+    // The fork folded the settings away for the width; show them to switch the language.
+    if (await page.isVisible('button[data-action="settings"][aria-expanded="false"]')) await page.click('button[data-action="settings"]');
     await page.selectOption('select[name="lang"]', "en");
     assert.equal((await branch(page, "fork").locator(".branch-title").textContent()).trim(), "Fork from step 2");
     assert.match((await textsIn(branch(page, "original"), "answer"))[0], /^Answer/);
