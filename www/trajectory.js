@@ -261,7 +261,11 @@ export class TaoTrajectory extends HTMLElement {
         box.append(all);
       }
     }
-    if (pause.kind === "model") box.append(el("p", {}, promptButton(pause.index, true)));
+    if (pause.kind === "model") {
+      const line = el("p");
+      line.append(promptButton(pause.index, true));
+      box.append(line);
+    }
     box.append(el("p", { class: "hint" }, t("paused.hint")));
     this.append(box);
   }
@@ -421,7 +425,10 @@ function words(key, fallback) {
 
 /** A trajectory's model as a reader says it: the offline model's `scripted:<scenario>` is "scripted (offline)". */
 function modelName(model) {
-  return typeof model === "string" && model.startsWith("scripted:") ? t("meta.scripted") : model;
+  if (typeof model === "string" && model.startsWith("scripted:")) return t("meta.scripted");
+  // The "You" provider: the person at the page played the model (`js:human` in the file).
+  if (model === "human" || model === "js:human") return t("meta.human");
+  return model;
 }
 
 function thoughtCard(text) {
