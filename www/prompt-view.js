@@ -15,7 +15,7 @@
 //! as `tao-prompt` in `elements.js`.
 
 import { t } from "./i18n.js";
-import { formatMs } from "./trajectory.js";
+import { el, formatMs } from "./trajectory.js";
 
 /** CJK characters (ideographs, kana, hangul, CJK and full-width punctuation): about 1 token each. */
 const CJK = /[\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFFEF\u{20000}-\u{2FA1F}]/gu;
@@ -66,16 +66,6 @@ function json(value) {
   } catch {
     return String(value);
   }
-}
-
-/** Makes an element; `text` goes in with `textContent`, so model text can never become markup. */
-function el(tag, attrs = {}, text) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value !== undefined && value !== null) node.setAttribute(name, value);
-  }
-  if (text !== undefined && text !== null) node.textContent = String(text);
-  return node;
 }
 
 /** `t(key)` with `{name}` placeholders filled in. */

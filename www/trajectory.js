@@ -23,7 +23,7 @@ import { t, stepLabel } from "./i18n.js";
  * Makes an element. `text` goes in with `textContent`: this is the only way text reaches the
  * trajectory view, so untrusted text can never become markup.
  */
-function el(tag, attrs = {}, text) {
+export function el(tag, attrs = {}, text) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (value !== undefined && value !== null) node.setAttribute(name, value);

@@ -24,14 +24,55 @@ impl Provider for Anthropic {
     fn name(&self) -> &'static str {
         "anthropic"
     }
+    /// Where requests go.
     fn url(&self, base: &str) -> String {
-        url(base)
+        let base = base.trim_end_matches('/');
+        let base = base.strip_suffix("/v1").unwrap_or(base);
+        format!("{base}/v1/messages")
     }
+    /// The headers the API needs, and no more.
     fn headers(&self, key: &str) -> Vec<(&'static str, String)> {
-        headers(key)
+        vec![
+            ("content-type", "application/json".into()),
+            ("x-api-key", key.into()),
+            ("anthropic-version", VERSION.into()),
+            // Without it the API refuses requests from a page (it cannot keep the key secret).
+            ("anthropic-dangerous-direct-browser-access", "true".into()),
+        ]
     }
+    /// The JSON body for `request`, leaving out the parameters in `dropped`.
     fn body(&self, request: &Request, settings: &Settings, dropped: &[&str]) -> String {
-        body(request, settings, dropped)
+        let system: Vec<&str> = request
+            .messages
+            .iter()
+            .filter(|m| m.role == Role::System)
+            .map(|m| m.content.as_str())
+            .collect();
+        let system = system.join("\n\n");
+        let max_tokens = settings.max_tokens.unwrap_or(1024);
+        let turns: Vec<Turn> = request
+            .messages
+            .iter()
+            .filter(|m| m.role != Role::System)
+            .map(Turn)
+            .collect();
+        let tools: Vec<Tool> = request.tools.iter().map(Tool).collect();
+        let mut body: Vec<(&str, &dyn ToJson)> =
+            vec![("model", &settings.model), ("max_tokens", &max_tokens)];
+        if !system.is_empty() {
+            body.push(("system", &system));
+        }
+        body.extend([("messages", &turns as &dyn ToJson), ("stream", &true)]);
+        if !request.stop.is_empty() && !dropped.contains(&"stop_sequences") {
+            body.push(("stop_sequences", &request.stop));
+        }
+        if let (Some(t), false) = (&settings.temperature, dropped.contains(&"temperature")) {
+            body.push(("temperature", t));
+        }
+        if !tools.is_empty() {
+            body.push(("tools", &tools));
+        }
+        to_json::to_string(&Object(&body))
     }
     fn decode(&self, data: &str, pieces: &mut Vec<Piece>) -> Result<(), String> {
         decode(data, pieces)
@@ -46,59 +87,6 @@ impl Provider for Anthropic {
 
 /// The API version tao speaks.
 pub const VERSION: &str = "2023-06-01";
-
-/// Where requests go.
-pub fn url(base: &str) -> String {
-    let base = base.trim_end_matches('/');
-    let base = base.strip_suffix("/v1").unwrap_or(base);
-    format!("{base}/v1/messages")
-}
-
-/// The headers the API needs, and no more.
-pub fn headers(key: &str) -> Vec<(&'static str, String)> {
-    vec![
-        ("content-type", "application/json".into()),
-        ("x-api-key", key.into()),
-        ("anthropic-version", VERSION.into()),
-        // Without it the API refuses requests from a page (it cannot keep the key secret).
-        ("anthropic-dangerous-direct-browser-access", "true".into()),
-    ]
-}
-
-/// The JSON body for `request`, leaving out the parameters in `dropped`.
-pub fn body(request: &Request, settings: &Settings, dropped: &[&str]) -> String {
-    let system: Vec<&str> = request
-        .messages
-        .iter()
-        .filter(|m| m.role == Role::System)
-        .map(|m| m.content.as_str())
-        .collect();
-    let system = system.join("\n\n");
-    let max_tokens = settings.max_tokens.unwrap_or(1024);
-    let turns: Vec<Turn> = request
-        .messages
-        .iter()
-        .filter(|m| m.role != Role::System)
-        .map(Turn)
-        .collect();
-    let tools: Vec<Tool> = request.tools.iter().map(Tool).collect();
-    let mut body: Vec<(&str, &dyn ToJson)> =
-        vec![("model", &settings.model), ("max_tokens", &max_tokens)];
-    if !system.is_empty() {
-        body.push(("system", &system));
-    }
-    body.extend([("messages", &turns as &dyn ToJson), ("stream", &true)]);
-    if !request.stop.is_empty() && !dropped.contains(&"stop_sequences") {
-        body.push(("stop_sequences", &request.stop));
-    }
-    if let (Some(t), false) = (&settings.temperature, dropped.contains(&"temperature")) {
-        body.push(("temperature", t));
-    }
-    if !tools.is_empty() {
-        body.push(("tools", &tools));
-    }
-    to_json::to_string(&Object(&body))
-}
 
 /// A tool as the Messages API offers it.
 struct Tool<'a>(&'a ToolSpec);

@@ -22,14 +22,50 @@ impl Provider for OpenAi {
     fn name(&self) -> &'static str {
         "openai"
     }
+    /// Where requests go: `{base}/chat/completions` (the base usually ends in `/v1`).
     fn url(&self, base: &str) -> String {
-        url(base)
+        format!("{}/chat/completions", base.trim_end_matches('/'))
     }
+    /// The headers: only what is needed (every extra header must pass a CORS preflight, and some
+    /// local servers allow very few). No key, no `Authorization`: Ollama and LM Studio need none.
     fn headers(&self, key: &str) -> Vec<(&'static str, String)> {
-        headers(key)
+        let mut headers = vec![("content-type", "application/json".to_string())];
+        if !key.is_empty() {
+            headers.push(("authorization", format!("Bearer {key}")));
+        }
+        headers
     }
+    /// The JSON body for `request`, leaving out the parameters in `dropped` (ones this endpoint
+    /// has rejected before, e.g. `stop` on reasoning models).
     fn body(&self, request: &Request, settings: &Settings, dropped: &[&str]) -> String {
-        body(request, settings, dropped)
+        let messages: Vec<Turn> = request.messages.iter().map(Turn).collect();
+        let tools: Vec<Function> = request.tools.iter().map(Function).collect();
+        let mut body: Vec<(&str, &dyn ToJson)> = vec![
+            ("model", &settings.model),
+            ("messages", &messages),
+            ("stream", &true),
+        ];
+        // Optional parameters, each left out once the endpoint has rejected it.
+        let include_usage = Object(&[("include_usage", &true)]);
+        let mut optional: Vec<(&str, &dyn ToJson)> = vec![("stream_options", &include_usage)];
+        if !request.stop.is_empty() {
+            optional.push(("stop", &request.stop));
+        }
+        if let Some(t) = &settings.temperature {
+            optional.push(("temperature", t));
+        }
+        if let Some(n) = &settings.max_tokens {
+            optional.push(("max_tokens", n));
+        }
+        body.extend(
+            optional
+                .into_iter()
+                .filter(|(name, _)| !dropped.contains(name)),
+        );
+        if !tools.is_empty() {
+            body.push(("tools", &tools));
+        }
+        to_json::to_string(&Object(&body))
     }
     fn decode(&self, data: &str, pieces: &mut Vec<Piece>) -> Result<(), String> {
         decode(data, pieces)
@@ -37,54 +73,6 @@ impl Provider for OpenAi {
     fn optional_parameters(&self) -> &'static [&'static str] {
         &["stop", "stream_options", "temperature", "max_tokens"]
     }
-}
-
-/// Where requests go: `{base}/chat/completions` (the base usually ends in `/v1`).
-pub fn url(base: &str) -> String {
-    format!("{}/chat/completions", base.trim_end_matches('/'))
-}
-
-/// The headers: only what is needed (every extra header must pass a CORS preflight, and some
-/// local servers allow very few). No key, no `Authorization`: Ollama and LM Studio need none.
-pub fn headers(key: &str) -> Vec<(&'static str, String)> {
-    let mut headers = vec![("content-type", "application/json".to_string())];
-    if !key.is_empty() {
-        headers.push(("authorization", format!("Bearer {key}")));
-    }
-    headers
-}
-
-/// The JSON body for `request`, leaving out the parameters in `dropped` (ones this endpoint
-/// has rejected before, e.g. `stop` on reasoning models).
-pub fn body(request: &Request, settings: &Settings, dropped: &[&str]) -> String {
-    let messages: Vec<Turn> = request.messages.iter().map(Turn).collect();
-    let tools: Vec<Function> = request.tools.iter().map(Function).collect();
-    let mut body: Vec<(&str, &dyn ToJson)> = vec![
-        ("model", &settings.model),
-        ("messages", &messages),
-        ("stream", &true),
-    ];
-    // Optional parameters, each left out once the endpoint has rejected it.
-    let include_usage = Object(&[("include_usage", &true)]);
-    let mut optional: Vec<(&str, &dyn ToJson)> = vec![("stream_options", &include_usage)];
-    if !request.stop.is_empty() {
-        optional.push(("stop", &request.stop));
-    }
-    if let Some(t) = &settings.temperature {
-        optional.push(("temperature", t));
-    }
-    if let Some(n) = &settings.max_tokens {
-        optional.push(("max_tokens", n));
-    }
-    body.extend(
-        optional
-            .into_iter()
-            .filter(|(name, _)| !dropped.contains(name)),
-    );
-    if !tools.is_empty() {
-        body.push(("tools", &tools));
-    }
-    to_json::to_string(&Object(&body))
 }
 
 /// A message as Chat Completions reads it: tool calls carry their arguments as a JSON string.

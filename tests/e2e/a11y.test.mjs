@@ -27,7 +27,7 @@
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { setUp, openPage, runScenario, waitStopped } from "./helpers.mjs";
+import { setUp, openPage, runScenario, waitStopped, assertClean } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
 const AXE = process.env.AXE_CORE_PATH ?? resolveAxe();
@@ -50,13 +50,6 @@ before(async () => {
 after(async () => {
   await env?.close();
 });
-
-/** No script error, console error or dialog happened on the page. */
-function assertClean(page) {
-  assert.deepEqual(page.problems.errors, [], "page errors");
-  assert.deepEqual(page.problems.console, [], "console errors");
-  assert.deepEqual(page.problems.dialogs, [], "dialogs");
-}
 
 /** Runs axe-core with its default rules (best practices included) and fails on any violation. */
 async function assertAxe(page, what, { modal = false } = {}) {

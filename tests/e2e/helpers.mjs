@@ -5,6 +5,7 @@
 // Chromium at /usr/bin/chromium (or $CHROMIUM). Playwright's own browser download cannot work
 // here, so only `playwright-core` (the driver) is used.
 
+import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import fs from "node:fs";
 import path from "node:path";
@@ -122,4 +123,11 @@ export async function texts(page, kind) {
 /** A stat's displayed value (`n_calls`, `n_badcalls`, `steps`, `elapsed`, `stop`). */
 export async function stat(page, name) {
   return page.textContent(`tao-stats [data-stat="${name}"]`);
+}
+
+/** No script error, console error or dialog happened on the page. */
+export function assertClean(page) {
+  assert.deepEqual(page.problems.errors, [], "page errors");
+  assert.deepEqual(page.problems.console, [], "console errors");
+  assert.deepEqual(page.problems.dialogs, [], "dialogs");
 }

@@ -16,7 +16,7 @@ import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { setUp, openPage, runScenario, waitStopped, cards, texts, stat, OUT } from "./helpers.mjs";
+import { setUp, openPage, runScenario, waitStopped, cards, texts, stat, OUT, assertClean } from "./helpers.mjs";
 
 let env;
 before(async () => {
@@ -25,13 +25,6 @@ before(async () => {
 after(async () => {
   await env?.close();
 });
-
-/** No script error, console error or dialog happened on the page. */
-function assertClean(page) {
-  assert.deepEqual(page.problems.errors, [], "page errors");
-  assert.deepEqual(page.problems.console, [], "console errors");
-  assert.deepEqual(page.problems.dialogs, [], "dialogs");
-}
 
 describe("scenarios", () => {
   it("lists every built-in scenario", async () => {

@@ -16,7 +16,7 @@
 
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { setUp, openPage, runScenario, waitStopped, texts } from "./helpers.mjs";
+import { setUp, openPage, runScenario, waitStopped, texts, assertClean } from "./helpers.mjs";
 
 let env;
 before(async () => {
@@ -25,11 +25,6 @@ before(async () => {
 after(async () => {
   await env?.close();
 });
-
-function assertClean(page) {
-  assert.deepEqual(page.problems.errors, [], "page errors");
-  assert.deepEqual(page.problems.console, [], "console errors");
-}
 
 /** Where the paused run stands: "model" or "tool" (the pause card's kind), once it shows. */
 async function pausedAt(page) {
