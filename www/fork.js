@@ -13,6 +13,7 @@
 //! new run starts, or a file is imported. Export writes the selected branch (`state.lastTrajectory`).
 
 import { setFolded } from "./present.js";
+import { define } from "./elements.js";
 import { t } from "./i18n.js";
 import { state, controls, toolsPanel, view, stats, showError, showStatus, messageOf, agentConfig } from "./app.js";
 import { registerPageTools } from "./page-tools.js";
@@ -81,8 +82,9 @@ function forkAgentConfig(traj, settings, panel) {
 }
 
 /** Shows both branches, moving the page's view into a `<tao-branches>` if not there yet. */
-function openBranches() {
+async function openBranches() {
   if (!branches) {
+    await define("tao-branches");
     // Two trajectories side by side want the width: the settings fold away (a button brings
     // them back), as a presenter would do by hand.
     if (window.matchMedia("(min-width: 1200px)").matches) setFolded(true);
@@ -145,7 +147,7 @@ async function fork(source, index, edit) {
   // Moving the view into the branches loses the focus (on the Edit button): side by side it
   // goes back there; as tabs, to the fork's tab, which is shown.
   const active = document.activeElement;
-  const box = openBranches();
+  const box = await openBranches();
   const tabs = box.dataset.layout === "tabs";
   if (!tabs && active?.isConnected && document.activeElement !== active) active.focus({ preventScroll: true });
   const forkView = box.view("fork");

@@ -9,13 +9,15 @@
 //! uses the scripted model: rendering a prompt calls no model, so no key is handed to it.
 
 import { t } from "./i18n.js";
+import { define } from "./elements.js";
 import { state, controls, toolsPanel, showError, messageOf, agentConfig } from "./app.js";
 import { registerPageTools } from "./page-tools.js";
 
 /** The inspector, added to the page the first time a Prompt button is pressed. */
 let inspector = null;
 
-function dialog() {
+async function dialog() {
+  await define("tao-prompt");
   if (!inspector) {
     inspector = document.createElement("tao-prompt");
     document.body.append(inspector);
@@ -46,7 +48,7 @@ async function inspect(index, opener) {
     const prompt = agent.promptAt(traj, index);
     const previous = index > 1 ? agent.promptAt(traj, index - 1) : null;
     const step = traj.steps.find((s) => s.index === index);
-    dialog().show({ index, prompt, previous, step, format: formatAt(traj, index) }, opener);
+    (await dialog()).show({ index, prompt, previous, step, format: formatAt(traj, index) }, opener);
   } catch (e) {
     showError(`${t("prompt.error")} ${messageOf(e)}`);
   } finally {
