@@ -14,15 +14,15 @@
 mod call;
 
 use crate::chat::ToolSpec;
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 pub use crate::event::{Event, Observer};
 use crate::format::parse::{Verdict, Why};
 use crate::format::{Format, Lang};
 pub use crate::host::Abort;
-use crate::host::{with_timeout, Host};
-use crate::llm::{Message, Model};
+use crate::host::{join_all, with_timeout, Host};
+use crate::llm::{Message, Model, ToolCall};
 use crate::tools::{schema, Registry, ToolError, ToolOutput};
-use crate::trajectory::{Action, Repair, Step, StopReason, Trajectory};
+use crate::trajectory::{Action, ParallelCall, Repair, Step, StopReason, Trajectory};
 use call::Called;
 use std::rc::Rc;
 
@@ -163,41 +163,20 @@ impl Agent {
         let started = self.host.now_ms();
         let mut step = Step::new(trajectory.steps.len() as u32 + 1);
         on_event(&Event::Step { index: step.index });
-        let index = step.index;
-        let stop = match self.reply(trajectory, &mut step, on_event).await {
-            // The final answer ends the run.
-            Ok(Verdict::Final { answer, .. }) => {
-                on_event(&Event::Answer {
-                    index,
-                    text: &answer,
-                });
-                step.answer = Some(answer);
-                Some((StopReason::Answer, None))
-            }
-            // An action waits for its observation.
-            Ok(Verdict::Action { tool, input, .. }) => {
-                step.action = Some(Action { tool, input });
-                None
-            }
-            // A mistake of the model: it reads the explanation next turn and tries again.
-            Ok(Verdict::Error { why, message, .. }) => {
-                repair(&mut step, why, message, on_event);
-                None
-            }
-            Err(error) => {
-                step.notes.push(format!("interrupted: {error}"));
-                let reason = match error.kind {
-                    ErrorKind::Aborted => StopReason::Aborted,
-                    _ => StopReason::Error,
-                };
-                Some((reason, Some(error.message)))
-            }
-        };
+        let replied = self.reply(trajectory, &mut step, on_event).await;
+        // Notes so far (retries on the way) stay, even when the call then fails.
+        let noted = !step.notes.is_empty();
+        let stop = take(&mut step, replied, on_event);
         // Keep the step, even an interrupted one: nothing already done is lost. (A step that
-        // failed before the model said anything has nothing to keep; the stop says why.)
+        // failed before the model said anything, or anything worth a note, has nothing to
+        // keep; the stop says why.)
         step.ms = micros(self.host.now_ms() - started);
-        let said = step.calls.iter().any(|c| !c.raw.is_empty()) || step.switch.is_some();
-        if stop.is_none() || said || step.answer.is_some() {
+        let said = step
+            .calls
+            .iter()
+            .any(|c| !c.raw.is_empty() || c.thinking.is_some())
+            || step.switch.is_some();
+        if stop.is_none() || said || noted || step.answer.is_some() {
             trajectory.steps.push(step);
         }
         if let Some((reason, message)) = stop {
@@ -205,19 +184,48 @@ impl Agent {
         }
     }
 
-    /// The second half of a step: runs the tool of the pending action and records the
-    /// observation (or the repair, when the input does not fit the tool).
+    /// The second half of a step: runs the tool of each pending action and records the
+    /// observations (or the repair, when an input does not fit its tool). Several calls of one
+    /// reply run together when every tool allows it ([`ToolSpec::concurrent`]) and none waits
+    /// for the user's approval, else one after the other; their results are recorded in the
+    /// model's order either way.
     pub async fn act(&self, trajectory: &mut Trajectory, on_event: Observer<'_>) {
         let Some(step) = trajectory.steps.last_mut() else {
             return;
         };
-        let Some(Action { tool, input }) =
-            step.action.clone().filter(|_| step.observation.is_none())
-        else {
+        let Some(own) = step.action.clone() else {
             return;
         };
+        let own = step.observation.is_none().then_some((0, own));
+        let others = step.parallel.iter().enumerate();
+        let others = others.filter(|(_, p)| p.observation.is_none());
+        let waiting: Vec<(u32, Action)> = own
+            .into_iter()
+            .chain(others.map(|(k, p)| (k as u32 + 1, p.action.clone())))
+            .collect();
         let started = self.host.now_ms();
-        self.run_tool(step, &tool, input, on_event).await;
+        let index = step.index;
+        let together = waiting.len() > 1
+            && waiting.iter().all(|(_, a)| {
+                let spec = self.tools.get(&a.tool).map(|t| t.spec());
+                spec.is_some_and(|s| s.concurrent && !s.needs_approval)
+            });
+        if together {
+            let runs = waiting
+                .iter()
+                .map(|(_, a)| self.run_tool(index, 0, a, None));
+            let outcomes = join_all(runs.collect()).await;
+            for ((call, _), mut outcome) in waiting.iter().zip(outcomes) {
+                outcome.record(step, *call, on_event);
+            }
+        } else {
+            for (call, action) in &waiting {
+                let mut outcome = self
+                    .run_tool(index, *call, action, Some(&mut *on_event))
+                    .await;
+                outcome.record(step, *call, on_event);
+            }
+        }
         step.ms = micros(step.ms + self.host.now_ms() - started);
     }
 
@@ -274,7 +282,8 @@ impl Agent {
         }
     }
 
-    /// The model's reply for `step`, read. Like the paper's code, a reply that cannot be read
+    /// The model's reply for `step`, read, with its native tool calls (the verdict's action is
+    /// the first of them). Like the paper's code, a reply that cannot be read
     /// is a bad call and is asked again (`config.retries` times), since a second try often
     /// works; after that it is repaired. (An unknown tool is readable: the repair naming the
     /// valid tools helps more than asking again.)
@@ -283,18 +292,19 @@ impl Agent {
         trajectory: &mut Trajectory,
         step: &mut Step,
         on_event: Observer<'_>,
-    ) -> Result<Verdict, Error> {
+    ) -> Result<(Verdict, Vec<ToolCall>), Error> {
         let index = step.index;
         let mut retries = 0;
         loop {
-            let (parsed, thought_sent, action_sent) =
+            let (parsed, thought_sent, action_sent, calls) =
                 match self.call(trajectory, step, on_event).await? {
                     Called::Switched => continue,
                     Called::Read {
                         parsed,
                         thought_sent,
                         action_sent,
-                    } => (parsed, thought_sent, action_sent),
+                        calls,
+                    } => (parsed, thought_sent, action_sent, calls),
                 };
             match parsed.verdict {
                 Verdict::Error { why, message, .. }
@@ -321,42 +331,49 @@ impl Agent {
                         on_event(&Event::Thought { index, text });
                     }
                     if let (Verdict::Action { tool, input, .. }, false) = (&verdict, action_sent) {
-                        on_event(&Event::Action { index, tool, input });
+                        on_event(&Event::Action {
+                            index,
+                            call: 0,
+                            tool,
+                            input,
+                        });
                     }
                     step.notes.extend(parsed.notes);
-                    return Ok(verdict);
+                    return Ok((verdict, calls));
                 }
             }
         }
     }
 
-    /// Runs `tool` on `input` for `step`: checks the input against the tool's schema, asks for
-    /// approval when the tool needs it, and records what the tool returned.
+    /// Runs `action`'s tool (call `call` of step `index`): checks the input against the
+    /// tool's schema, asks for approval when the tool needs it (saying so to `on_event`), and
+    /// returns what the tool returned.
     async fn run_tool(
         &self,
-        step: &mut Step,
-        tool: &str,
-        input: serde_json::Value,
-        on_event: Observer<'_>,
-    ) {
-        let index = step.index;
+        index: u32,
+        call: u32,
+        action: &Action,
+        on_event: Option<Observer<'_>>,
+    ) -> Outcome {
+        let (tool, input) = (action.tool.as_str(), action.input.clone());
         let Some(found) = self.tools.get(tool) else {
             // The parser checks names against the registry, so this is only reached when a
-            // tool was removed mid-run (or a trajectory was edited); it is still the model's
-            // mistake to repair.
+            // tool was removed mid-run (or a trajectory was edited), or a native call named
+            // one that does not exist; it is still the model's mistake to repair.
             let message = format!(
                 "Unknown tool \"{tool}\". Valid tools: {}.",
                 self.tools.names().join(", ")
             );
-            return repair(step, Why::UnknownTool, message, on_event);
+            return Outcome::repair(Why::UnknownTool, message);
         };
         let spec = found.spec();
         // The model's mistake, whether the checker or the tool finds it.
         let bad_input = |problem: String| {
-            format!(
+            let message = format!(
                 "Invalid input for {tool}: {problem}. Its input schema is {}.",
                 crate::to_json::to_string(&spec.parameters)
-            )
+            );
+            Outcome::repair(Why::BadInput, message)
         };
         let checked = match found.checks_input() {
             true => schema::check(&spec.parameters, &input),
@@ -364,66 +381,173 @@ impl Agent {
         };
         let input = match checked {
             Ok(input) => input,
-            Err(problem) => return repair(step, Why::BadInput, bad_input(problem), on_event),
+            Err(problem) => return bad_input(problem),
         };
+        let mut approval = None;
         if spec.needs_approval {
             let approved = self.host.approve(&spec.name, &input).await;
             let tool = &spec.name;
-            on_event(&Event::Approval {
-                index,
-                tool,
-                approved,
-            });
-            step.approved = Some(approved);
+            if let Some(on_event) = on_event {
+                on_event(&Event::Approval {
+                    index,
+                    call,
+                    tool,
+                    approved,
+                });
+            }
+            approval = Some(approved);
             if !approved {
                 let text = format!(
                     "The user denied this call to {tool}. Do not repeat it; continue another way, or give your final answer."
                 );
-                return observe(step, ToolOutput::from(text), on_event);
+                return Outcome {
+                    approved: approval,
+                    ..Outcome::observed(ToolOutput::from(text))
+                };
             }
         }
         let started = self.host.now_ms();
         let limit = spec.timeout_ms.unwrap_or(self.config.tool_timeout_ms);
         let result = with_timeout(&*self.host, limit, found.call(&input)).await;
-        step.tool_ms = micros(self.host.now_ms() - started);
-        match result {
-            Some(Ok(output)) => observe(step, output, on_event),
-            Some(Err(ToolError::BadInput(problem))) => {
-                repair(step, Why::BadInput, bad_input(problem), on_event)
-            }
+        let mut outcome = match result {
+            Some(Ok(output)) => Outcome::observed(output),
+            Some(Err(ToolError::BadInput(problem))) => bad_input(problem),
             Some(Err(ToolError::Failed(problem))) => {
-                let text = format!("Error: {tool} failed: {problem}");
-                observe(step, ToolOutput::from(text), on_event);
+                Outcome::observed(ToolOutput::from(format!("Error: {tool} failed: {problem}")))
             }
-            None => {
-                let text =
-                    format!("Error: {tool} did not answer within {limit} ms and was abandoned.");
-                observe(step, ToolOutput::from(text), on_event);
+            None => Outcome::observed(ToolOutput::from(format!(
+                "Error: {tool} did not answer within {limit} ms and was abandoned."
+            ))),
+        };
+        outcome.tool_ms = micros(self.host.now_ms() - started);
+        outcome.approved = approval;
+        outcome
+    }
+}
+
+/// Records the model's move in `step`: the answer, the action(s), the repair, or the error
+/// that interrupted the step; returns why the run ends, if it does.
+fn take(
+    step: &mut Step,
+    replied: Result<(Verdict, Vec<ToolCall>), Error>,
+    on_event: Observer<'_>,
+) -> Option<(StopReason, Option<String>)> {
+    let index = step.index;
+    match replied {
+        // The final answer ends the run.
+        Ok((Verdict::Final { answer, .. }, _)) => {
+            on_event(&Event::Answer {
+                index,
+                text: &answer,
+            });
+            step.answer = Some(answer);
+            Some((StopReason::Answer, None))
+        }
+        // An action waits for its observation; so do the others of the same reply, when
+        // the model made several calls at once (native tool calling), each under its id.
+        Ok((Verdict::Action { tool, input, .. }, calls)) => {
+            let mut calls = calls.into_iter();
+            let id = calls.next().map(|c| c.id).filter(|id| !id.is_empty());
+            step.action = Some(Action { tool, input, id });
+            for (k, c) in calls.enumerate() {
+                let (tool, input) = (&c.name, &c.arguments);
+                let call = k as u32 + 1;
+                on_event(&Event::Action {
+                    index,
+                    call,
+                    tool,
+                    input,
+                });
+                let id = Some(c.id).filter(|id| !id.is_empty());
+                let action = Action {
+                    tool: c.name,
+                    input: c.arguments,
+                    id,
+                };
+                step.parallel.push(ParallelCall {
+                    action,
+                    ..ParallelCall::default()
+                });
             }
+            None
+        }
+        // A mistake of the model: it reads the explanation next turn and tries again.
+        Ok((Verdict::Error { why, message, .. }, _)) => {
+            let mut slot = Outcome::repair(why, message);
+            slot.record(step, 0, on_event);
+            None
+        }
+        Err(error) => {
+            step.notes.push(format!("interrupted: {error}"));
+            Some((StopReason::of(error.kind), Some(error.message)))
         }
     }
 }
 
-/// Records a model mistake as the step's observation: the model reads `message` next turn.
-fn repair(step: &mut Step, why: Why, message: String, on_event: Observer<'_>) {
-    on_event(&Event::Repair {
-        index: step.index,
-        why: why.name(),
-        message: &message,
-    });
-    step.observation = Some(message.clone());
-    step.repair = Some(Repair { why, message });
+/// What became of one tool call: the observation (or the repair) and what it cost, to be
+/// recorded in its place in the step.
+#[derive(Default)]
+struct Outcome {
+    observation: String,
+    repair: Option<Repair>,
+    approved: Option<bool>,
+    fuel: Option<u64>,
+    tool_ms: f64,
 }
 
-/// Records what a tool returned as the step's observation.
-fn observe(step: &mut Step, output: ToolOutput, on_event: Observer<'_>) {
-    on_event(&Event::Observation {
-        index: step.index,
-        text: &output.text,
-        fuel: output.fuel,
-    });
-    step.fuel = output.fuel;
-    step.observation = Some(output.text);
+impl Outcome {
+    /// What a tool returned.
+    fn observed(output: ToolOutput) -> Self {
+        Outcome {
+            observation: output.text,
+            fuel: output.fuel,
+            ..Outcome::default()
+        }
+    }
+
+    /// A model mistake: the model reads `message` next turn.
+    fn repair(why: Why, message: String) -> Self {
+        Outcome {
+            observation: message.clone(),
+            repair: Some(Repair { why, message }),
+            ..Outcome::default()
+        }
+    }
+
+    /// Records this as call `call` of `step` (0: the step's own) and says so.
+    fn record(&mut self, step: &mut Step, call: u32, on_event: Observer<'_>) {
+        let index = step.index;
+        match &self.repair {
+            Some(r) => on_event(&Event::Repair {
+                index,
+                call,
+                why: r.why.name(),
+                message: &r.message,
+            }),
+            None => on_event(&Event::Observation {
+                index,
+                call,
+                text: &self.observation,
+                fuel: self.fuel,
+            }),
+        }
+        let observation = Some(std::mem::take(&mut self.observation));
+        let repair = self.repair.take();
+        match call
+            .checked_sub(1)
+            .and_then(|k| step.parallel.get_mut(k as usize))
+        {
+            Some(p) => {
+                (p.observation, p.repair, p.approved) = (observation, repair, self.approved);
+                (p.fuel, p.tool_ms) = (self.fuel, self.tool_ms);
+            }
+            None => {
+                (step.observation, step.repair) = (observation, repair);
+                (step.approved, step.fuel) = (self.approved.or(step.approved), self.fuel);
+                step.tool_ms = self.tool_ms;
+            }
+        }
+    }
 }
 
 /// Ends the run and says so.

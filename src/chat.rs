@@ -52,6 +52,9 @@ pub struct Message {
     pub tool_calls: Vec<ToolCall>,
     /// The call a `Tool` message answers (left out of the JSON when there is none).
     pub tool_call_id: Option<String>,
+    /// The reasoning an assistant turn began with, for the APIs that want it back (Anthropic,
+    /// before tool calls); not part of the JSON.
+    pub thinking: Option<Thinking>,
 }
 
 impl Message {
@@ -62,6 +65,7 @@ impl Message {
             content: content.into(),
             tool_calls: Vec::new(),
             tool_call_id: None,
+            thinking: None,
         }
     }
 }
@@ -80,6 +84,23 @@ impl ToJson for Message {
         out.object(&fields);
     }
 }
+
+/// A model's visible reasoning: DeepSeek's `reasoning_content`, Anthropic's `thinking` block.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Thinking {
+    /// What it reasoned.
+    pub text: String,
+    /// Anthropic's signature of the block: the API checks it when the block is sent back.
+    pub signature: String,
+    /// The opaque data of blocks the provider redacted (`redacted_thinking`), sent back as is.
+    pub redacted: Vec<String>,
+}
+
+json_struct!(Thinking {
+    text,
+    signature,
+    redacted
+});
 
 /// A native tool call: which tool, with which arguments.
 #[derive(Clone, Debug, PartialEq)]
@@ -117,6 +138,10 @@ pub struct ToolSpec {
     /// How long a call may take before it is abandoned with an error observation; `None`
     /// uses the agent's default. Not shown to the model.
     pub timeout_ms: Option<u32>,
+    /// Whether calls may run at the same time as other calls of the same reply (a model may
+    /// make several at once): true for tools without side effects on shared state. Not shown
+    /// to the model.
+    pub concurrent: bool,
 }
 
 impl ToolSpec {
@@ -128,6 +153,7 @@ impl ToolSpec {
             parameters,
             needs_approval: false,
             timeout_ms: None,
+            concurrent: false,
         }
     }
 }
@@ -144,6 +170,7 @@ impl FromJson for ToolSpec {
             parameters: o.or("parameters", string_schema("input"))?,
             needs_approval: o.or("needsApproval", false)?,
             timeout_ms: o.or("timeoutMs", None)?,
+            concurrent: o.or("concurrent", false)?,
         })
     }
 }

@@ -32,6 +32,12 @@ pub enum ErrorKind {
     Server,
     /// The endpoint does not accept native tool calling (`auto` falls back to text ReAct).
     ToolsRejected,
+    /// The endpoint sent nothing for longer than a timeout allows (first byte, or idle).
+    Timeout,
+    /// The model refused to answer (a refusal, or the provider's content filter).
+    Refused,
+    /// The reply was cut at the token limit.
+    Truncated,
 }
 
 /// A program error: a kind and a lowercase message with context and, where one exists, a hint.
@@ -71,7 +77,8 @@ impl Error {
 
 impl ErrorKind {
     /// The kind as JavaScript sees it (`error.kind`): `config`, `model`, `format`, `aborted`,
-    /// `network`, `auth`, `not_found`, `too_long`, `rate_limited`, `server`, `tools_rejected`.
+    /// `network`, `auth`, `not_found`, `too_long`, `rate_limited`, `server`, `tools_rejected`,
+    /// `timeout`, `refused`, `truncated`.
     pub fn name(self) -> &'static str {
         match self {
             ErrorKind::Config => "config",
@@ -85,6 +92,9 @@ impl ErrorKind {
             ErrorKind::RateLimited => "rate_limited",
             ErrorKind::Server => "server",
             ErrorKind::ToolsRejected => "tools_rejected",
+            ErrorKind::Timeout => "timeout",
+            ErrorKind::Refused => "refused",
+            ErrorKind::Truncated => "truncated",
         }
     }
 }

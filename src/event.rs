@@ -10,7 +10,8 @@ use crate::trajectory::StopReason;
 use serde_json::Value;
 
 /// What happens during a run, as it happens (the page draws these; tests check their order).
-/// In every variant `index` is the 1-based step number and `text` the payload.
+/// In every variant `index` is the 1-based step number and `text` the payload; `call` is the
+/// position of a tool call among those of its reply (0 unless the model made several at once).
 #[allow(missing_docs)] // the fields are named for what they hold; see above
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event<'a> {
@@ -22,29 +23,35 @@ pub enum Event<'a> {
     Call { index: u32, n: u32, retry: bool },
     /// A streamed piece of the model's reply.
     Token { index: u32, text: &'a str },
+    /// A streamed piece of the model's reasoning (reasoning models), before its reply.
+    Reasoning { index: u32, text: &'a str },
     /// The step's thought is complete.
     Thought { index: u32, text: &'a str },
     /// The step's action is known.
     Action {
         index: u32,
+        call: u32,
         tool: &'a str,
         input: &'a Value,
     },
     /// A tool that needs approval was approved or denied by the user.
     Approval {
         index: u32,
+        call: u32,
         tool: &'a str,
         approved: bool,
     },
     /// What the tool returned, and the fuel it burned when it is a sandboxed wasm tool.
     Observation {
         index: u32,
+        call: u32,
         text: &'a str,
         fuel: Option<u64>,
     },
     /// The reply could not be used; `message` is what the model is told.
     Repair {
         index: u32,
+        call: u32,
         why: &'a str,
         message: &'a str,
     },
@@ -81,38 +88,57 @@ impl ToJson for Event<'_> {
             Event::Token { index, text } => {
                 out.object(&[("type", &"token"), ("index", index), ("text", text)])
             }
+            Event::Reasoning { index, text } => {
+                out.object(&[("type", &"reasoning"), ("index", index), ("text", text)])
+            }
             Event::Thought { index, text } => {
                 out.object(&[("type", &"thought"), ("index", index), ("text", text)])
             }
-            Event::Action { index, tool, input } => out.object(&[
+            Event::Action {
+                index,
+                call,
+                tool,
+                input,
+            } => out.object(&[
                 ("type", &"action"),
                 ("index", index),
+                ("call", call),
                 ("tool", tool),
                 ("input", input),
             ]),
             Event::Approval {
                 index,
+                call,
                 tool,
                 approved,
             } => out.object(&[
                 ("type", &"approval"),
                 ("index", index),
+                ("call", call),
                 ("tool", tool),
                 ("approved", approved),
             ]),
-            Event::Observation { index, text, fuel } => out.object(&[
+            Event::Observation {
+                index,
+                call,
+                text,
+                fuel,
+            } => out.object(&[
                 ("type", &"observation"),
                 ("index", index),
+                ("call", call),
                 ("text", text),
                 ("fuel", fuel),
             ]),
             Event::Repair {
                 index,
+                call,
                 why,
                 message,
             } => out.object(&[
                 ("type", &"repair"),
                 ("index", index),
+                ("call", call),
                 ("why", why),
                 ("message", message),
             ]),

@@ -9,7 +9,7 @@
 //! The format in force is the trajectory's own: after `auto` falls back to text ReAct, the
 //! whole prompt (instructions, tool list, earlier steps) is text ReAct.
 
-use crate::chat::{Message, Role};
+use crate::chat::{Message, Role, ToolCall};
 use crate::format::{tools, Format, Move};
 use crate::tools::Registry;
 use crate::trajectory::{Step, Trajectory};
@@ -58,13 +58,38 @@ fn turn(format: Format, step: &Step, messages: &mut Vec<Message>) {
         }
     };
     if format.is_native() {
-        return tools::turn(
-            step.index,
-            &step.thought,
-            next,
-            observation.unwrap_or(""),
-            messages,
-        );
+        let Move::Act { tool, input } = next else {
+            return messages.push(Message::new(
+                Role::Assistant,
+                step.answer.as_deref().unwrap_or(""),
+            ));
+        };
+        // The step's own call, then the others of the same reply, each under its id.
+        let id = step.action.as_ref().and_then(|a| a.id.clone());
+        let own = std::iter::once((tool, input, id, observation));
+        let others = step.parallel.iter().map(|p| {
+            let a = &p.action;
+            (
+                a.tool.as_str(),
+                &a.input,
+                a.id.clone(),
+                p.observation.as_deref(),
+            )
+        });
+        let calls = own
+            .chain(others)
+            .enumerate()
+            .map(|(k, (tool, input, id, seen))| {
+                let id = id.unwrap_or_else(|| tools::call_id(step.index, k));
+                let call = ToolCall {
+                    id,
+                    name: tool.to_string(),
+                    arguments: input.clone(),
+                };
+                (call, seen.unwrap_or(""))
+            });
+        let thinking = step.calls.last().and_then(|c| c.thinking.as_ref());
+        return tools::turn(&step.thought, calls.collect(), thinking, messages);
     }
     let text = format.turn(step.index, &step.thought, next);
     messages.push(Message::new(Role::Assistant, text));

@@ -17,7 +17,7 @@ use crate::host::Host;
 use crate::http::Transport;
 use crate::json::FromJson;
 use crate::llm::http::HttpModel;
-use crate::llm::provider::{Api, Settings as Endpoint};
+use crate::llm::provider::{Api, Settings as Endpoint, FIRST_BYTE_MS, IDLE_MS};
 use crate::llm::scripted::{Policy, Scripted};
 use crate::llm::Model;
 use crate::scenarios::{self, Scenario};
@@ -43,6 +43,8 @@ pub const OPTIONS: &[&str] = &[
     "apiKey",
     "temperature",
     "maxTokens",
+    "firstByteTimeoutMs",
+    "idleTimeoutMs",
     "docs",
     "wiki",
     "toolTimeoutMs",
@@ -473,5 +475,12 @@ fn read_endpoint(read: &Reader) -> Result<Option<Endpoint>, Error> {
         key,
         temperature: read.number("temperature", 2)?,
         max_tokens: read.number("maxTokens", 1_000_000)?.map(|n| n as u32),
+        // A wait longer than an hour is a stall by any measure; 0 means no limit.
+        first_byte_ms: read
+            .number("firstByteTimeoutMs", 3_600_000)?
+            .map_or(FIRST_BYTE_MS, |n| n as u32),
+        idle_ms: read
+            .number("idleTimeoutMs", 3_600_000)?
+            .map_or(IDLE_MS, |n| n as u32),
     }))
 }

@@ -7,12 +7,14 @@
 //! its prompt string as `traj` for the same reason). Even the counts the paper reports
 //! (`n_calls`, `n_badcalls`) are computed from the steps, never kept beside them.
 //!
-//! On disk it is a versioned JSON document, `{"format": "tao-trajectory", "version": 2, ...}`.
+//! On disk it is a versioned JSON document, `{"format": "tao-trajectory", "version": 3, ...}`.
 //! Reading one never panics: a malformed file, or one from a newer tao, is a clear error.
-//! Version 1 files (before steps recorded each model call) still read.
+//! Older files still read: version 1 (before steps recorded each model call) and version 2
+//! (before a step could hold several tool calls, actions kept the provider's call id and
+//! model calls their reasoning).
 
-pub use crate::chat::Usage;
-use crate::error::Error;
+pub use crate::chat::{Thinking, Usage};
+use crate::error::{Error, ErrorKind};
 use crate::format::parse::Why;
 use crate::format::{input_text, Format, Lang};
 use crate::json::{json_struct, FromJson, Object};
@@ -22,7 +24,7 @@ use serde_json::Value;
 /// The document type written in every exported trajectory.
 pub const DOCUMENT_FORMAT: &str = "tao-trajectory";
 /// The version this tao writes (and the newest it reads).
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// A whole run.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -74,6 +76,28 @@ pub struct Step {
     pub ms: f64,
     /// Milliseconds the tool took.
     pub tool_ms: f64,
+    /// The other tool calls of the same reply, when the model made several at once (native
+    /// tool calling): the step's own `action` is the first, these follow in the model's order,
+    /// each with its own observation.
+    pub parallel: Vec<ParallelCall>,
+}
+
+/// A tool call made in the same reply as the step's `action`, and what became of it (the same
+/// fields as the step's own call).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ParallelCall {
+    /// The tool call.
+    pub action: Action,
+    /// What the tool returned, or the repair; `None` until it has run.
+    pub observation: Option<String>,
+    /// Set when its input did not fit the tool.
+    pub repair: Option<Repair>,
+    /// Whether the user approved it, for a tool that needs approval.
+    pub approved: Option<bool>,
+    /// The fuel a sandboxed wasm tool burned.
+    pub fuel: Option<u64>,
+    /// Milliseconds the tool took.
+    pub tool_ms: f64,
 }
 
 /// One call of the model: what it replied, and what that cost.
@@ -97,6 +121,8 @@ pub struct ModelCall {
     /// What arrived after the point where tao stopped reading (the invented `Observation`
     /// and whatever followed it), up to [`CUT_KEPT`] bytes, so the reader can see what was cut.
     pub cut: Option<String>,
+    /// The model's reasoning before its reply, when it showed it (reasoning models).
+    pub thinking: Option<Thinking>,
 }
 
 /// The most of a cut-off tail a model call keeps (the rest is only counted in `saved_chars`).
@@ -120,6 +146,9 @@ pub struct Action {
     pub tool: String,
     /// Its input: a string, or a JSON value.
     pub input: Value,
+    /// The provider's id for the call (native tool calling), sent back with its result as
+    /// it came: some servers check it.
+    pub id: Option<String>,
 }
 
 /// A model mistake turned into an observation (counted in `n_badcalls`).
@@ -143,6 +172,10 @@ pub enum StopReason {
     Aborted,
     /// A program error (the model endpoint failed, ...); the message says which.
     Error,
+    /// The model refused to answer; the message has what it said.
+    Refused,
+    /// The reply was cut at the token limit; the message names the limit.
+    Truncated,
 }
 
 /// The end of a run.
@@ -198,13 +231,20 @@ impl Trajectory {
         self.steps.last().and_then(|s| s.answer.as_deref())
     }
 
-    /// The step whose action waits for its observation: the run paused before the tool call.
+    /// An action of the last step that waits for its observation: the run paused before the
+    /// tool call (the first such, when the step made several calls).
     pub fn pending_action(&self) -> Option<&Action> {
         let step = self.steps.last()?;
-        step.observation
+        let own = step
+            .observation
             .is_none()
             .then_some(step.action.as_ref())
-            .flatten()
+            .flatten();
+        own.or_else(|| {
+            step.action.as_ref()?;
+            let waiting = step.parallel.iter().find(|p| p.observation.is_none());
+            waiting.map(|p| &p.action)
+        })
     }
 
     /// The trajectory as it stood when step `index` (1-based) was about to call the model: the
@@ -254,6 +294,7 @@ impl Trajectory {
             stats.n_calls += step.calls.len() as u32;
             stats.n_badcalls += step.calls.iter().filter(|c| c.retried.is_some()).count() as u32;
             stats.n_badcalls += u32::from(step.repair.is_some());
+            stats.n_badcalls += step.parallel.iter().filter(|p| p.repair.is_some()).count() as u32;
             stats.elapsed_ms += step.ms;
             let usage = step.usage().unwrap_or_default();
             stats.prompt_tokens += usage.prompt_tokens;
@@ -285,7 +326,7 @@ impl Trajectory {
             }
         }
         match object.get("version").and_then(Value::as_u64) {
-            Some(1..=2) => {}
+            Some(1..=3) => {}
             Some(v) if v > u64::from(VERSION) => {
                 return Err(Error::format(format!(
                     "this trajectory was written by a newer tao (version {v}); this tao reads versions 1 to {VERSION}: update tao to open it"
@@ -293,7 +334,7 @@ impl Trajectory {
             }
             _ => {
                 return Err(Error::format(format!(
-                    "not a trajectory file: the field \"version\" must be 1 or {VERSION}"
+                    "not a trajectory file: the field \"version\" must be from 1 to {VERSION}"
                 )))
             }
         };
@@ -339,20 +380,35 @@ impl Step {
 
 impl StopReason {
     /// Every reason, in the order the docs list them.
-    pub const ALL: [StopReason; 4] = [
+    pub const ALL: [StopReason; 6] = [
         StopReason::Answer,
         StopReason::MaxSteps,
         StopReason::Aborted,
         StopReason::Error,
+        StopReason::Refused,
+        StopReason::Truncated,
     ];
 
-    /// The name used in JSON and on the page: `answer`, `max_steps`, `aborted`, `error`.
+    /// The name used in JSON and on the page: `answer`, `max_steps`, `aborted`, `error`,
+    /// `refused`, `truncated`.
     pub fn name(self) -> &'static str {
         match self {
             StopReason::Answer => "answer",
             StopReason::MaxSteps => "max_steps",
             StopReason::Aborted => "aborted",
             StopReason::Error => "error",
+            StopReason::Refused => "refused",
+            StopReason::Truncated => "truncated",
+        }
+    }
+
+    /// The reason a run ends with when a model call fails with an error of `kind`.
+    pub fn of(kind: ErrorKind) -> StopReason {
+        match kind {
+            ErrorKind::Aborted => StopReason::Aborted,
+            ErrorKind::Refused => StopReason::Refused,
+            ErrorKind::Truncated => StopReason::Truncated,
+            _ => StopReason::Error,
         }
     }
 }
@@ -373,8 +429,17 @@ json_struct!(Step {
     approved,
     fuel,
     ms,
-    tool_ms
+    tool_ms,
+    parallel
 } then upgrade_v1);
+json_struct!(ParallelCall {
+    action (required),
+    observation,
+    repair,
+    approved,
+    fuel,
+    tool_ms
+});
 json_struct!(ModelCall {
     raw,
     retried,
@@ -382,10 +447,11 @@ json_struct!(ModelCall {
     ms,
     first_token_ms,
     saved_chars,
-    cut
+    cut,
+    thinking
 });
 json_struct!(Switch { from, to (required), why });
-json_struct!(Action { tool (required), input (required) });
+json_struct!(Action { tool (required), input (required), id });
 json_struct!(Repair { why (required), message (required) });
 json_struct!(Stop { reason (required), message });
 json_struct!(Stats {
@@ -484,7 +550,7 @@ impl FromJson for StopReason {
             .into_iter()
             .find(|r| r.name() == name)
             .ok_or_else(|| {
-                format!("unknown variant `{name}`, expected one of `answer`, `max_steps`, `aborted`, `error`")
+                format!("unknown variant `{name}`, expected one of `answer`, `max_steps`, `aborted`, `error`, `refused`, `truncated`")
             })
     }
 }
@@ -551,6 +617,9 @@ impl Trajectory {
                     out += &format!("  (retried: {} — {:?})\n", retried.why.name(), call.raw);
                 }
             }
+            if let Some(thinking) = step.calls.last().and_then(|c| c.thinking.as_ref()) {
+                out += &format!("  Reasoning: {}\n", thinking.text.trim());
+            }
             if !step.thought.is_empty() {
                 out += &format!("  Thought: {}\n", step.thought);
             }
@@ -566,6 +635,17 @@ impl Trajectory {
                 }
                 (None, Some(observation)) => out += &format!("  Observation: {observation}\n"),
                 (None, None) => {}
+            }
+            for p in &step.parallel {
+                let a = &p.action;
+                out += &format!("  Action: {}[{}]\n", a.tool, input_text(&a.input));
+                match (&p.repair, &p.observation) {
+                    (Some(repair), _) => {
+                        out += &format!("  Repair ({}): {}\n", repair.why.name(), repair.message)
+                    }
+                    (None, Some(observation)) => out += &format!("  Observation: {observation}\n"),
+                    (None, None) => {}
+                }
             }
             if let Some(answer) = &step.answer {
                 out += &format!("  Answer: {answer}\n");

@@ -46,6 +46,7 @@ fn event_trace(agent: &Agent, task: &str) -> Vec<String> {
             Event::Call { n: 1, .. } => return,
             Event::Call { index, n, .. } => format!("call:{index}:{n}"),
             Event::Token { .. } => "token".into(),
+            Event::Reasoning { index, .. } => format!("reasoning:{index}"),
             Event::Thought { index, .. } => format!("thought:{index}"),
             Event::Action { index, tool, .. } => format!("action:{index}:{tool}"),
             Event::Observation { index, .. } => format!("observation:{index}"),

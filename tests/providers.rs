@@ -13,6 +13,7 @@ use tao_agent::error::ErrorKind;
 use tao_agent::format::Format;
 use tao_agent::host::{block_on, Abort, Host, LocalBoxFuture};
 use tao_agent::llm::http::{Api, Body, HttpModel, HttpRequest, HttpResponse, Settings, Transport};
+use tao_agent::llm::provider::{FIRST_BYTE_MS, IDLE_MS};
 use tao_agent::llm::{Delta, Message, Model, Reply, Request, Role};
 use tao_agent::tools::{string_schema, FnTool, Registry, ToolSpec};
 use tao_agent::trajectory::StopReason;
@@ -142,6 +143,8 @@ fn settings(api: Api, base: &str) -> Settings {
         key: CANARY.into(),
         temperature: Some(0.0),
         max_tokens: None,
+        first_byte_ms: FIRST_BYTE_MS,
+        idle_ms: IDLE_MS,
     }
 }
 
@@ -182,6 +185,7 @@ fn complete(
             match d {
                 Delta::Text(t) => text.push_str(t),
                 Delta::Note(n) => notes.push(n.to_string()),
+                Delta::Reasoning(_) | Delta::Usage(_) => {}
             }
             true
         },
@@ -359,27 +363,28 @@ fn native_trajectory_messages(api: Api) -> Value {
 
 #[test]
 fn native_tool_calls_and_results_go_back_in_each_apis_shape() {
+    // Under the provider's own ids, as they came (some servers check them).
     let openai = native_trajectory_messages(Api::OpenAi);
     assert_eq!(
         openai[2],
         json!({"role": "assistant", "content": "I need to find out who the CEO of Apple is.",
-               "tool_calls": [{"id": "call_1", "type": "function",
+               "tool_calls": [{"id": "call_DdmO9pD3xa9XTPNJ32zg2hcA", "type": "function",
                    "function": {"name": "search", "arguments": "{\"query\":\"current CEO of Apple\"}"}}]})
     );
     assert_eq!(
         openai[3],
-        json!({"role": "tool", "tool_call_id": "call_1", "content": "Results for current CEO of Apple: Tim Cook."})
+        json!({"role": "tool", "tool_call_id": "call_DdmO9pD3xa9XTPNJ32zg2hcA", "content": "Results for current CEO of Apple: Tim Cook."})
     );
     let anthropic = native_trajectory_messages(Api::Anthropic);
     assert_eq!(
         anthropic[1],
         json!({"role": "assistant", "content": [
             {"type": "text", "text": "I need to find out who the CEO of Apple is."},
-            {"type": "tool_use", "id": "call_1", "name": "search", "input": {"query": "current CEO of Apple"}}]})
+            {"type": "tool_use", "id": "toolu_01T1x1fJ34qAmk2tNTrN7Up6", "name": "search", "input": {"query": "current CEO of Apple"}}]})
     );
     assert_eq!(
         anthropic[2],
-        json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "call_1",
+        json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_01T1x1fJ34qAmk2tNTrN7Up6",
             "content": "Results for current CEO of Apple: Tim Cook."}]})
     );
 }

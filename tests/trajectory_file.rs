@@ -5,7 +5,7 @@ use std::rc::Rc;
 use tao_agent::format::parse::Why;
 use tao_agent::format::{Format, Lang};
 use tao_agent::host::{block_on, NativeHost};
-use tao_agent::trajectory::{Action, ModelCall, Repair, Switch, Usage};
+use tao_agent::trajectory::{Action, ModelCall, ParallelCall, Repair, Switch, Thinking, Usage};
 use tao_agent::{scenarios, settings, Config, Trajectory};
 use tao_agent::{Step, StopReason};
 
@@ -26,7 +26,7 @@ fn round_trip() {
     let t = sample();
     let json = t.to_json();
     assert!(
-        json.starts_with("{\n  \"format\": \"tao-trajectory\",\n  \"version\": 2,"),
+        json.starts_with("{\n  \"format\": \"tao-trajectory\",\n  \"version\": 3,"),
         "{json}"
     );
     let read = Trajectory::from_json(&json).unwrap();
@@ -41,8 +41,8 @@ fn bad_files_get_clear_errors() {
         ("", "not a trajectory file: invalid JSON"),
         ("[1, 2]", "not a trajectory file: expected a JSON object"),
         ("{\"format\": \"other\"}", "not a trajectory file: the field \"format\" must be \"tao-trajectory\""),
-        ("{\"format\": \"tao-trajectory\", \"version\": 7}", "this trajectory was written by a newer tao (version 7); this tao reads versions 1 to 2: update tao to open it"),
-        ("{\"format\": \"tao-trajectory\", \"version\": \"1\"}", "not a trajectory file: the field \"version\" must be 1 or 2"),
+        ("{\"format\": \"tao-trajectory\", \"version\": 7}", "this trajectory was written by a newer tao (version 7); this tao reads versions 1 to 3: update tao to open it"),
+        ("{\"format\": \"tao-trajectory\", \"version\": \"1\"}", "not a trajectory file: the field \"version\" must be from 1 to 3"),
         ("{\"format\": \"tao-trajectory\", \"version\": 1}", "malformed trajectory: missing field `task`"),
         ("{\"format\": \"tao-trajectory\", \"version\": 1, \"task\": \"t\", \"react_format\": \"mrkl\", \"steps\": [{\"index\": \"one\"}]}", "malformed trajectory: invalid type: string \"one\", expected u32"),
         ("{\"format\": \"tao-trajectory\", \"version\": 2, \"task\": \"t\", \"react_format\": \"yaml\"}", "malformed trajectory: unknown format `yaml`"),
@@ -68,6 +68,11 @@ fn everything() -> Trajectory {
         first_token_ms: Some(301.25),
         saved_chars: 42,
         cut: Some("\nObservation: made up".into()),
+        thinking: Some(Thinking {
+            text: "hmm".into(),
+            signature: "sig".into(),
+            redacted: vec!["opaque".into()],
+        }),
     };
     let repair = |why: Why| Repair {
         why,
@@ -79,6 +84,7 @@ fn everything() -> Trajectory {
         action: Some(Action {
             tool: "units".into(),
             input: json!({"value": 42, "unit": "km"}),
+            id: Some("call_Xy9".into()),
         }),
         answer: Some("both, to fill every field".into()),
         observation: Some("26.1 mi".into()),
@@ -97,6 +103,18 @@ fn everything() -> Trajectory {
         fuel: Some(123_456),
         ms: 1500.75,
         tool_ms: 3.5,
+        parallel: vec![ParallelCall {
+            action: Action {
+                tool: "units".into(),
+                input: json!({"value": 1, "unit": "mi"}),
+                id: Some("call_Ab3".into()),
+            },
+            observation: Some("Invalid input".into()),
+            repair: Some(repair(Why::BadInput)),
+            approved: Some(false),
+            fuel: Some(7),
+            tool_ms: 0.5,
+        }],
     });
     t.finish(StopReason::Error, Some("the server failed".into()));
     t
@@ -113,10 +131,12 @@ fn every_field_survives_a_round_trip() {
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();
     let step = &value["steps"][0];
     for (record, fields) in [
-        (step, 13),
-        (&step["calls"][0], 7),
+        (step, 14),
+        (&step["calls"][0], 8),
+        (&step["calls"][0]["thinking"], 3),
+        (&step["parallel"][0], 6),
         (&step["switch"], 3),
-        (&step["action"], 2),
+        (&step["action"], 3),
         (&step["repair"], 2),
         (&value["stop"], 2),
     ] {
@@ -126,8 +146,8 @@ fn every_field_survives_a_round_trip() {
     }
     assert_eq!(value["stats"]["n_calls"], 2);
     assert_eq!(
-        value["stats"]["n_badcalls"], 2,
-        "one retried call, one repair"
+        value["stats"]["n_badcalls"], 3,
+        "one retried call, one repair, one repaired parallel call"
     );
     assert_eq!(value["stats"]["saved_chars"], 84);
     assert_eq!(value["answer"], "both, to fill every field");
@@ -173,8 +193,21 @@ fn version_1_files_still_read() {
     let stats = t.stats();
     assert_eq!((stats.n_calls, stats.n_badcalls, stats.steps), (2, 1, 1));
     assert_eq!((stats.prompt_tokens, stats.elapsed_ms), (10, 21.5));
-    // And it is written back as version 2.
-    assert!(t.to_json().contains("\"version\": 2,"));
+    // And it is written back as the current version.
+    assert!(t.to_json().contains("\"version\": 3,"));
+}
+
+#[test]
+fn version_2_files_still_read() {
+    // Before a step could hold several calls, actions had no id and calls no reasoning.
+    let v2 = r#"{"format": "tao-trajectory", "version": 2, "task": "t", "react_format": "tools",
+      "steps": [{"index": 1, "thought": "t", "action": {"tool": "search", "input": {"query": "x"}},
+                 "observation": "o", "calls": [{"raw": "t", "ms": 3}]}]}"#;
+    let t = Trajectory::from_json(v2).unwrap();
+    let step = &t.steps[0];
+    assert_eq!(step.action.as_ref().unwrap().id, None);
+    assert!(step.parallel.is_empty() && step.calls[0].thinking.is_none());
+    assert!(t.to_json().contains("\"version\": 3,"));
 }
 
 #[test]

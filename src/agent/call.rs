@@ -12,7 +12,7 @@ use crate::error::Error;
 use crate::event::{Event, Observer};
 use crate::format::parse::{parse, ParseEvent, Parsed, StreamParser};
 use crate::format::{tools, Format};
-use crate::llm::{Delta, Request};
+use crate::llm::{Delta, Request, Thinking, ToolCall};
 use crate::trajectory::{ModelCall, Step, Switch, Trajectory, CUT_KEPT};
 
 /// What one model call came to.
@@ -23,6 +23,8 @@ pub(super) enum Called {
         parsed: Parsed,
         thought_sent: bool,
         action_sent: bool,
+        /// The native tool calls of the reply, in order (the action is the first).
+        calls: Vec<ToolCall>,
     },
     /// The run changed format (`auto` fell back to text ReAct): ask again in the new one.
     Switched,
@@ -52,6 +54,7 @@ impl Agent {
                                       // What the stream has announced so far; the rest is announced once the reply is read.
         let (mut tool, mut thought_sent, mut action_sent) = (String::new(), false, false);
         let mut notes = Vec::new();
+        let mut reasoning = String::new();
         let mut call = ModelCall::default();
         let started = self.host.now_ms();
         let (abort, host) = (&self.abort, &self.host);
@@ -64,6 +67,16 @@ impl Agent {
                 Delta::Note(note) => {
                     on_event(&Event::Note { index, text: note });
                     notes.push(note.to_string());
+                    return true;
+                }
+                Delta::Reasoning(text) => {
+                    reasoning.push_str(text);
+                    on_event(&Event::Reasoning { index, text });
+                    return true;
+                }
+                // Kept as they come, so a stream that then fails still has its figures.
+                Delta::Usage(usage) => {
+                    call.usage = Some(usage);
                     return true;
                 }
             };
@@ -85,6 +98,7 @@ impl Agent {
                         action_sent = true;
                         on_event(&Event::Action {
                             index,
+                            call: 0,
                             tool: &tool,
                             input: &input,
                         });
@@ -108,6 +122,13 @@ impl Agent {
             false => parser.text().to_string(),
         };
         step.notes.append(&mut notes);
+        if !reasoning.is_empty() {
+            let text = reasoning;
+            call.thinking = Some(Thinking {
+                text,
+                ..Thinking::default()
+            });
+        }
         if self.abort.is_aborted() {
             step.calls.push(call);
             return Err(Error::aborted());
@@ -122,7 +143,8 @@ impl Agent {
                 return Ok(Called::Switched);
             }
         };
-        call.usage = reply.usage;
+        call.usage = reply.usage.or(call.usage);
+        call.thinking = reply.thinking.clone().or(call.thinking);
         let parsed = if format.is_native() {
             let names = self.tools.names();
             match tools::read(&text, &reply.tool_calls, format, &names) {
@@ -154,6 +176,7 @@ impl Agent {
             parsed,
             thought_sent,
             action_sent,
+            calls: reply.tool_calls,
         })
     }
 

@@ -111,4 +111,4 @@ export interface ScenarioInfo { name: string; title: string; description: string
 /** A provider over HTTP, as `providers()` lists them. */
 export interface ProviderInfo { name: "openai" | "ollama" | "anthropic"; baseUrl: string; model: string; needsKey: boolean; }
 /** What kind of failure an Error thrown by tao is (`error.kind`). */
-export type TaoErrorKind = "config" | "model" | "format" | "aborted" | "network" | "auth" | "not_found" | "too_long" | "rate_limited" | "server" | "tools_rejected";
+export type TaoErrorKind = "config" | "model" | "format" | "aborted" | "network" | "auth" | "not_found" | "too_long" | "rate_limited" | "server" | "tools_rejected" | "timeout" | "refused" | "truncated";

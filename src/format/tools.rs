@@ -3,10 +3,11 @@
 //!
 //! The tools travel as JSON Schemas in the request (OpenAI `tools`, Anthropic `tools`), so the
 //! prompt only says how to behave. The model's text before a call is the step's thought; a
-//! reply without a call is the final answer. Each step is rendered back as an assistant turn
-//! carrying its tool call (id `call_<step>`) followed by a `tool` message with the observation,
-//! which is how both APIs expect a conversation with tools to continue. No stop sequence is
-//! needed: the provider ends the reply at the call.
+//! reply without a call is the final answer; a reply with several calls runs them all. Each
+//! step is rendered back as an assistant turn carrying its tool calls under the provider's own
+//! ids (some servers check them; `call_<step>` when there is none) followed by a `tool`
+//! message with each observation, which is how both APIs expect a conversation with tools to
+//! continue. No stop sequence is needed: the provider ends the reply at the call.
 //!
 //! This is the robust alternative the seed articles recommend once a model supports it. It is
 //! not always there: some endpoints reject `tools`, and some models answer in text ReAct
@@ -14,15 +15,15 @@
 //! text format.
 
 use super::parse::{parse, Parsed, Verdict, Why};
-use super::{Format, Lang, Move};
-use crate::chat::{Message, Role, ToolCall};
+use super::{Format, Lang};
+use crate::chat::{Message, Role, Thinking, ToolCall};
 use crate::error::{Error, ErrorKind};
 
 /// The English instructions.
-pub const PROMPT_EN: &str = "Answer the user's question as best you can. You can call tools to look things up or to calculate. Before each tool call, say briefly what you are thinking and why you need the tool. Call one tool at a time and wait for its result. When you know the answer, reply with the final answer only, without calling a tool.";
+pub const PROMPT_EN: &str = "Answer the user's question as best you can. You can call tools to look things up or to calculate. Before each tool call, say briefly what you are thinking and why you need the tool. When you know the answer, reply with the final answer only, without calling a tool.";
 
 /// The Chinese instructions.
-pub const PROMPT_ZH: &str = "尽你所能回答用户的问题。你可以调用工具来查找信息或进行计算。每次调用工具之前,先简要说明你的思考以及为什么需要这个工具。一次只调用一个工具,并等待它的结果。当你知道答案时,直接给出最终答案,不要再调用工具。";
+pub const PROMPT_ZH: &str = "尽你所能回答用户的问题。你可以调用工具来查找信息或进行计算。每次调用工具之前,先简要说明你的思考以及为什么需要这个工具。当你知道答案时,直接给出最终答案,不要再调用工具。";
 
 /// The system message in `lang`.
 pub fn instructions(lang: Lang) -> String {
@@ -33,29 +34,35 @@ pub fn instructions(lang: Lang) -> String {
     .to_string()
 }
 
-/// The id tao gives the tool call of step `n` (ids only need to pair a call with its result).
-pub fn call_id(n: u32) -> String {
-    format!("call_{n}")
+/// The id tao gives call `k` (0-based) of step `n` when the provider gave none (text runs,
+/// older files): ids only need to pair a call with its result.
+pub fn call_id(n: u32, k: usize) -> String {
+    match k {
+        0 => format!("call_{n}"),
+        k => format!("call_{n}_{}", k + 1),
+    }
 }
 
-/// Step `n` as the APIs expect it, added to `messages`: an assistant turn carrying its tool
-/// call, then the tool's result under the call's id; or the answer as plain text.
-pub fn turn(n: u32, thought: &str, next: Move, observation: &str, messages: &mut Vec<Message>) {
-    match next {
-        Move::Act { tool, input } => {
-            let mut turn = Message::new(Role::Assistant, thought);
-            turn.tool_calls.push(ToolCall {
-                id: call_id(n),
-                name: tool.to_string(),
-                arguments: input.clone(),
-            });
-            let mut result = Message::new(Role::Tool, observation);
-            result.tool_call_id = Some(call_id(n));
-            messages.push(turn);
-            messages.push(result);
-        }
-        Move::Answer(answer) => messages.push(Message::new(Role::Assistant, answer)),
+/// A step that acted, as the APIs expect it, added to `messages`: an assistant turn carrying
+/// its tool calls (and the reasoning it began with, for the APIs that want it back), then each
+/// call's result under the call's id, in order.
+pub fn turn(
+    thought: &str,
+    calls: Vec<(ToolCall, &str)>,
+    thinking: Option<&Thinking>,
+    messages: &mut Vec<Message>,
+) {
+    let mut turn = Message::new(Role::Assistant, thought);
+    turn.thinking = thinking.cloned();
+    let mut results = Vec::new();
+    for (call, observation) in calls {
+        let mut result = Message::new(Role::Tool, observation);
+        result.tool_call_id = Some(call.id.clone());
+        results.push(result);
+        turn.tool_calls.push(call);
     }
+    messages.push(turn);
+    messages.append(&mut results);
 }
 
 /// What a reply in native tool calling means: a call is the action (the text before it the
@@ -68,16 +75,8 @@ pub fn read(
     format: Format,
     tools: &[String],
 ) -> Result<Parsed, &'static str> {
-    let mut notes = Vec::new();
+    // Several calls at once all run (the agent records the others beside the first).
     let verdict = if let Some(call) = calls.first() {
-        if calls.len() > 1 {
-            let ignored: Vec<&str> = calls[1..].iter().map(|c| c.name.as_str()).collect();
-            notes.push(format!(
-                "the model called {} tools at once; tao runs one per step, so it ran the first and ignored: {}",
-                calls.len(),
-                ignored.join(", ")
-            ));
-        }
         Verdict::Action {
             thought: text.to_string(),
             tool: call.name.clone(),
@@ -113,7 +112,7 @@ pub fn read(
     };
     Ok(Parsed {
         verdict,
-        notes,
+        notes: Vec::new(),
         cut_at: None,
     })
 }

@@ -9,10 +9,17 @@
 //! (a text block, or a `tool_use` block with its id and name), `content_block_delta`
 //! (`text_delta`, or `input_json_delta` fragments of the tool's input), `content_block_stop`,
 //! `message_delta` (stop reason, output tokens), `message_stop`, `ping`, and `error`.
+//!
+//! What real streams add: `thinking` blocks (`thinking_delta`, then one `signature_delta`),
+//! shown as the step's reasoning and sent back before the tool calls of their turn, which the
+//! API requires; `redacted_thinking` blocks, sent back as they came; `message_delta` may carry
+//! `input_tokens` too, later and more accurate than `message_start`'s; `stop_reason:
+//! "refusal"` with `stop_details.explanation`, and `"max_tokens"`; server-side tools
+//! (`server_tool_use`, `web_search_tool_result`, `mcp_tool_use`, ...) whose blocks tao skips.
 
 use super::diagnose::error_text;
-use super::provider::{Piece, Provider, Settings};
-use super::{Message, Request, Role, ToolCall};
+use super::provider::{Finish, Piece, Provider, Settings};
+use super::{Message, Request, Role, Thinking, ToolCall};
 use crate::chat::ToolSpec;
 use crate::to_json::{self, JsonWriter, Object, ToJson};
 use serde_json::Value;
@@ -49,11 +56,15 @@ impl Provider for Anthropic {
             .map(|m| m.content.as_str())
             .collect();
         let system = system.join("\n\n");
-        let max_tokens = settings.max_tokens.unwrap_or(1024);
-        let turns: Vec<Turn> = request
+        let max_tokens = self.max_tokens(settings).unwrap_or(DEFAULT_MAX_TOKENS);
+        // The results of one turn's tool calls go back together, in one user turn.
+        let rest: Vec<&Message> = request
             .messages
             .iter()
             .filter(|m| m.role != Role::System)
+            .collect();
+        let turns: Vec<Turn> = rest
+            .chunk_by(|a, b| a.role == Role::Tool && b.role == Role::Tool)
             .map(Turn)
             .collect();
         let tools: Vec<Tool> = request.tools.iter().map(Tool).collect();
@@ -80,10 +91,17 @@ impl Provider for Anthropic {
     fn optional_parameters(&self) -> &'static [&'static str] {
         &["stop_sequences", "temperature"]
     }
+    /// The API needs a limit: the user's, or [`DEFAULT_MAX_TOKENS`].
+    fn max_tokens(&self, settings: &Settings) -> Option<u32> {
+        Some(settings.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS))
+    }
     fn unreachable_hint(&self) -> Option<&'static str> {
         Some("check the base URL (https://api.anthropic.com) and your connection; tao sends the anthropic-dangerous-direct-browser-access header browsers need")
     }
 }
+
+/// The token limit sent when the user set none (the API requires one).
+pub const DEFAULT_MAX_TOKENS: u32 = 1024;
 
 /// The API version tao speaks.
 pub const VERSION: &str = "2023-06-01";
@@ -103,12 +121,15 @@ impl ToJson for Tool<'_> {
 }
 
 /// A message as the Messages API reads it: a tool's result is a `tool_result` block of a user
-/// turn, a tool call a `tool_use` block of an assistant turn.
-struct Turn<'a>(&'a Message);
+/// turn (the results of one turn's calls share it), a tool call a `tool_use` block of an
+/// assistant turn.
+struct Turn<'a>(&'a [&'a Message]);
 
 impl ToJson for Turn<'_> {
     fn write_json(&self, out: &mut JsonWriter) {
-        let m = self.0;
+        let Some(m) = self.0.first() else {
+            return out.object(&[]);
+        };
         // The API refuses empty turns; an empty reply is shown as such.
         let text = if m.content.trim().is_empty() {
             "(empty)"
@@ -117,18 +138,27 @@ impl ToJson for Turn<'_> {
         };
         match m.role {
             Role::Tool => {
-                let id = m.tool_call_id.as_deref().unwrap_or_default();
-                let result = Object(&[
-                    ("type", &"tool_result"),
-                    ("tool_use_id", &id),
-                    ("content", &text),
-                ]);
-                out.object(&[("role", &"user"), ("content", &[result])]);
+                let results: Vec<ToolResult> = self.0.iter().map(|m| ToolResult(m)).collect();
+                out.object(&[("role", &"user"), ("content", &results)]);
             }
             Role::Assistant if !m.tool_calls.is_empty() => {
                 let calls: Vec<ToolUse> = m.tool_calls.iter().map(ToolUse).collect();
                 let said = Object(&[("type", &"text"), ("text", &m.content)]);
+                // The turn's thinking goes back first, as it came: the API checks its signature.
+                let thought = m
+                    .thinking
+                    .as_ref()
+                    .filter(|t| !t.signature.is_empty())
+                    .map(Thought);
+                let redacted: Vec<Redacted> = m
+                    .thinking
+                    .iter()
+                    .flat_map(|t| &t.redacted)
+                    .map(|d| Redacted(d))
+                    .collect();
                 let mut blocks: Vec<&dyn ToJson> = Vec::new();
+                blocks.extend(thought.as_ref().map(|t| t as &dyn ToJson));
+                blocks.extend(redacted.iter().map(|r| r as &dyn ToJson));
                 if !m.content.trim().is_empty() {
                     blocks.push(&said);
                 }
@@ -138,6 +168,48 @@ impl ToJson for Turn<'_> {
             Role::Assistant => out.object(&[("role", &"assistant"), ("content", &text)]),
             _ => out.object(&[("role", &"user"), ("content", &text)]),
         }
+    }
+}
+
+/// A `tool_result` block: a tool's result under its call's id.
+struct ToolResult<'a>(&'a Message);
+
+impl ToJson for ToolResult<'_> {
+    fn write_json(&self, out: &mut JsonWriter) {
+        let m = self.0;
+        let id = m.tool_call_id.as_deref().unwrap_or_default();
+        let text = match m.content.trim() {
+            "" => "(empty)",
+            _ => &m.content,
+        };
+        out.object(&[
+            ("type", &"tool_result"),
+            ("tool_use_id", &id),
+            ("content", &text),
+        ]);
+    }
+}
+
+/// A `thinking` block with its signature.
+struct Thought<'a>(&'a Thinking);
+
+impl ToJson for Thought<'_> {
+    fn write_json(&self, out: &mut JsonWriter) {
+        let t = self.0;
+        out.object(&[
+            ("type", &"thinking"),
+            ("thinking", &t.text),
+            ("signature", &t.signature),
+        ]);
+    }
+}
+
+/// A `redacted_thinking` block, its data as the API sent it.
+struct Redacted<'a>(&'a str);
+
+impl ToJson for Redacted<'_> {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.object(&[("type", &"redacted_thinking"), ("data", &self.0)]);
     }
 }
 
@@ -181,6 +253,12 @@ pub fn decode(data: &str, pieces: &mut Vec<Piece>) -> Result<(), String> {
             if let Some(text) = delta["text"].as_str() {
                 pieces.push(Piece::Text(text.to_string()));
             }
+            if let Some(text) = delta["thinking"].as_str() {
+                pieces.push(Piece::Reasoning(text.to_string()));
+            }
+            if let Some(signature) = delta["signature"].as_str() {
+                pieces.push(Piece::Signature(signature.to_string()));
+            }
             if let Some(json) = delta["partial_json"].as_str() {
                 pieces.push(Piece::ToolArgs {
                     index,
@@ -189,16 +267,16 @@ pub fn decode(data: &str, pieces: &mut Vec<Piece>) -> Result<(), String> {
             }
         }
         "message_delta" => {
-            let output = event["usage"]["output_tokens"].as_u64();
-            if output.is_some() {
-                pieces.push(Piece::Usage {
-                    prompt: None,
-                    completion: output,
-                });
+            // The figures here are the latest (`input_tokens` too, when present).
+            let usage = &event["usage"];
+            let (prompt, completion) = (
+                usage["input_tokens"].as_u64(),
+                usage["output_tokens"].as_u64(),
+            );
+            if prompt.is_some() || completion.is_some() {
+                pieces.push(Piece::Usage { prompt, completion });
             }
-            if !event["delta"]["stop_reason"].is_null() {
-                pieces.push(Piece::Finished);
-            }
+            stop(&event["delta"], &event["delta"]["stop_details"], pieces);
         }
         "message_stop" => pieces.push(Piece::Done),
         "error" => pieces.push(Piece::Error(error_text(&event["error"]))),
@@ -217,11 +295,33 @@ pub fn decode(data: &str, pieces: &mut Vec<Piece>) -> Result<(), String> {
             {
                 block(b, i, pieces);
             }
+            stop(&event, &event["stop_details"], pieces);
             pieces.push(Piece::Done);
         }
         _ => {} // ping, content_block_stop, and events added after this was written
     }
     Ok(())
+}
+
+/// The stop reason (and a refusal's explanation), when `holder` has one.
+fn stop(holder: &Value, details: &Value, pieces: &mut Vec<Piece>) {
+    let Some(reason) = holder["stop_reason"].as_str() else {
+        return;
+    };
+    let finish = match reason {
+        "max_tokens" => Finish::Length,
+        "refusal" => Finish::Refusal,
+        _ => Finish::Done,
+    };
+    if finish == Finish::Refusal {
+        let explanation = details["explanation"].as_str().unwrap_or_default();
+        let text = match details["category"].as_str() {
+            Some(category) => format!("{explanation} [{category}]"),
+            None => explanation.to_string(),
+        };
+        pieces.push(Piece::Refusal(text.trim().to_string()));
+    }
+    pieces.push(Piece::Finished(finish));
 }
 
 fn block(block: &Value, index: usize, pieces: &mut Vec<Piece>) {
@@ -245,6 +345,24 @@ fn block(block: &Value, index: usize, pieces: &mut Vec<Piece>) {
                 });
             }
         }
-        _ => {}
+        Some("thinking") => {
+            let text = block["thinking"].as_str().unwrap_or_default();
+            if !text.is_empty() {
+                pieces.push(Piece::Reasoning(text.to_string()));
+            }
+            if let Some(signature) = block["signature"].as_str().filter(|s| !s.is_empty()) {
+                pieces.push(Piece::Signature(signature.to_string()));
+            }
+        }
+        Some("redacted_thinking") => {
+            let data = block["data"].as_str().unwrap_or_default();
+            pieces.push(Piece::Redacted(data.to_string()));
+        }
+        // Server-side tools and their results (web search, MCP, code execution), and block
+        // types added after this was written: not the model's move, and never fatal.
+        kind => pieces.push(Piece::Skipped {
+            index,
+            kind: kind.unwrap_or("untyped").to_string(),
+        }),
     }
 }

@@ -1,9 +1,11 @@
-//! Putting a reply together from the pieces a provider's stream decoder finds: text goes to
-//! the reader at once (who may stop the stream), native tool calls are assembled from their
-//! start and their argument fragments, and the latest token counts are kept.
+//! Putting a reply together from the pieces a provider's stream decoder finds: text and
+//! reasoning go to the reader at once (who may stop the stream), native tool calls are
+//! assembled from their start and their argument fragments, and the latest token counts are
+//! kept (and passed on as they come, so they outlive a stream that then fails). Blocks tao
+//! does not use (a server-side tool's call and result) are skipped with a note.
 
-use super::provider::Piece;
-use super::{Delta, OnDelta, Reply, ToolCall};
+use super::provider::{Finish, Piece};
+use super::{Delta, OnDelta, Reply, Thinking, ToolCall};
 use crate::chat::Usage;
 use serde_json::Value;
 
@@ -19,10 +21,15 @@ struct PendingCall {
 pub(crate) struct Assembly {
     calls: Vec<PendingCall>,
     usage: Option<Usage>,
+    thinking: Thinking,
+    /// Blocks skipped (their deltas are ignored too).
+    skipped: Vec<usize>,
+    /// What the model said when it refused (OpenAI's `refusal`, Anthropic's explanation).
+    pub(crate) refusal: String,
     /// Characters of text so far.
     pub(crate) chars: usize,
-    /// A stop reason arrived.
-    pub(crate) finished: bool,
+    /// Why the reply ended, once a stop reason arrived.
+    pub(crate) finished: Option<Finish>,
     /// The end of the stream arrived.
     pub(crate) done: bool,
 }
@@ -42,6 +49,20 @@ impl Assembly {
                         return Ok(false);
                     }
                 }
+                Piece::Reasoning(text) => {
+                    self.thinking.text.push_str(&text);
+                    if !on_delta(Delta::Reasoning(&text)) {
+                        return Ok(false);
+                    }
+                }
+                Piece::Signature(signature) => self.thinking.signature.push_str(&signature),
+                Piece::Redacted(data) => self.thinking.redacted.push(data),
+                Piece::Refusal(text) => self.refusal.push_str(&text),
+                Piece::Skipped { index, kind } => {
+                    self.skipped.push(index);
+                    let note = format!("skipped a \"{kind}\" block of the reply (a provider-side tool tao does not run or show)");
+                    on_delta(Delta::Note(&note));
+                }
                 Piece::ToolStart { index, id, name } => match self.pending(index) {
                     Some(pending) => {
                         pending.call.name.push_str(&name);
@@ -59,6 +80,8 @@ impl Assembly {
                         json: String::new(),
                     }),
                 },
+                // A skipped block's input (a server-side tool's) is skipped with it.
+                Piece::ToolArgs { index, .. } if self.skipped.contains(&index) => {}
                 Piece::ToolArgs { index, json } => match self.pending(index) {
                     Some(pending) => pending.json.push_str(&json),
                     None => {
@@ -71,8 +94,9 @@ impl Assembly {
                     let usage = self.usage.get_or_insert_with(Usage::default);
                     usage.prompt_tokens = prompt.unwrap_or(usage.prompt_tokens);
                     usage.completion_tokens = completion.unwrap_or(usage.completion_tokens);
+                    on_delta(Delta::Usage(*usage));
                 }
-                Piece::Finished => self.finished = true,
+                Piece::Finished(why) => self.finished = Some(why),
                 Piece::Done => self.done = true,
                 Piece::Error(message) => {
                     return Err(format!(
@@ -102,9 +126,12 @@ impl Assembly {
                 call
             })
             .collect();
+        let t = self.thinking;
+        let shown = !t.text.is_empty() || !t.signature.is_empty() || !t.redacted.is_empty();
         Reply {
             usage: self.usage,
             tool_calls,
+            thinking: shown.then_some(t),
             unsent_chars: 0,
         }
     }

@@ -72,6 +72,7 @@ pub async fn test_connection(
                     reply.push_str(text);
                 }
                 Delta::Note(note) => notes.push(note.to_string()),
+                Delta::Reasoning(_) | Delta::Usage(_) => {}
             }
             true
         })

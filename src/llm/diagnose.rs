@@ -3,8 +3,10 @@
 //! Failures are where users lose an afternoon: CORS and network failures (with the hint that
 //! applies: Ollama needs `OLLAMA_ORIGINS`, a server may send no CORS headers), a refused key, a
 //! wrong base URL or model, a prompt too long for the context window, a rate limit that did
-//! not pass. Each becomes an [`Error`] with a kind and a sentence saying what to do. The API
-//! key is never part of any of them: text from the server is scrubbed of it first.
+//! not pass, a web page where the API should be. Each becomes an [`Error`] with a kind and a
+//! sentence saying what to do. Web pages (a proxy's error page, a web server's welcome page)
+//! are summarised, never shown as markup. The API key is never part of any of them: text from
+//! the server is scrubbed of it, and of the pieces of it servers quote (`sk-proj-ab***xyz1`).
 
 use super::provider::Settings;
 use super::Request;
@@ -120,6 +122,73 @@ pub fn diagnose(settings: &Settings, status: u16, detail: &str, url: &str, retri
     Error::new(kind, scrub(settings, &message))
 }
 
+/// The error for a 200 that is a web page, not an API's reply: the base URL points at a web
+/// server (or a login page, a proxy's portal).
+pub fn not_an_api(settings: &Settings, url: &str, page: &str) -> Error {
+    let found = page_summary(page).unwrap_or_else(|| "an empty web page".into());
+    Error::new(
+        ErrorKind::NotFound,
+        scrub(
+            settings,
+            &format!("{url} is not an API endpoint: it answered with a web page ({found}); the base URL is probably wrong: OpenAI-compatible ones usually end in /v1 (http://localhost:11434/v1 for Ollama)"),
+        ),
+    )
+}
+
+/// A web page in a few words: `a web page titled "502 Bad Gateway": 502 Bad Gateway nginx`;
+/// `None` when `body` is not HTML.
+pub fn page_summary(body: &str) -> Option<String> {
+    let body = body.trim_start();
+    let lower = body.get(..body.len().min(512))?.to_ascii_lowercase();
+    if !body.starts_with('<')
+        || !(lower.contains("<html")
+            || lower.contains("<!doctype")
+            || lower.contains("<head")
+            || lower.contains("<title")
+            || lower.contains("<body"))
+    {
+        return None;
+    }
+    let lower = body.to_ascii_lowercase();
+    let title = lower.find("<title").and_then(|at| {
+        let start = at + lower[at..].find('>')? + 1;
+        let end = start + lower[start..].find("</title")?;
+        Some(words(&body[start..end], 20))
+    });
+    // The words a reader sees: the body's text, without tags, scripts and styles.
+    let from = lower.find("<body").unwrap_or(0);
+    let (mut text, mut rest, mut lower_rest) = (String::new(), &body[from..], &lower[from..]);
+    while let Some(open) = lower_rest.find('<') {
+        text.push_str(&rest[..open]);
+        text.push(' ');
+        let skip_to = ["script", "style"]
+            .iter()
+            .find(|tag| lower_rest[open + 1..].starts_with(*tag))
+            .and_then(|tag| lower_rest[open..].find(&format!("</{tag}")))
+            .unwrap_or(0);
+        let Some(close) = lower_rest[open + skip_to..].find('>') else {
+            break;
+        };
+        let next = open + skip_to + close + 1;
+        (rest, lower_rest) = (&rest[next..], &lower_rest[next..]);
+    }
+    let text = words(&text, 30);
+    Some(match title {
+        Some(title) if !title.is_empty() => format!("a web page titled \"{title}\": {text}"),
+        _ => format!("a web page: {text}"),
+    })
+}
+
+/// The first `n` words of `text`, on one line.
+fn words(text: &str, n: usize) -> String {
+    let all: Vec<&str> = text.split_whitespace().collect();
+    let mut out = all[..all.len().min(n)].join(" ");
+    if all.len() > n {
+        out.push('…');
+    }
+    out
+}
+
 /// A stream that broke, carried an error or could not be read.
 pub fn stream_error(settings: &Settings, problem: &str) -> Error {
     Error::new(
@@ -151,6 +220,7 @@ pub fn error_detail(body: &str) -> String {
         Ok(v) if !v["error"].is_null() => error_text(&v["error"]),
         Ok(v) if v["message"].is_string() => v["message"].as_str().unwrap_or_default().into(),
         _ if body.trim().is_empty() => "no details".into(),
+        _ if page_summary(body).is_some() => page_summary(body).unwrap_or_default(),
         _ => preview(body.trim(), 300),
     }
 }
@@ -175,14 +245,25 @@ pub fn bad_json(data: &str, error: &serde_json::Error) -> String {
     )
 }
 
-/// `text` without any copy of `key` (keys shorter than 8 characters are not secrets worth the
-/// false positives).
+/// `text` without any copy of `key`, nor any run of 6 or more of its first or last characters
+/// (servers quote keys masked, `sk-canar****Z123`; the visible ends are still the key's). Keys
+/// shorter than 8 characters are not secrets worth the false positives.
 pub fn redact(text: &str, key: &str) -> String {
     let key = key.trim();
     if key.len() < 8 {
         return text.to_string();
     }
-    text.replace(key, "[key]")
+    let mut out = text.replace(key, "[key]");
+    // Longest runs first, so a long run is not left half replaced by a shorter one.
+    for n in (6..key.len()).rev() {
+        let ends = [key.get(..n), key.get(key.len() - n..)];
+        for end in ends.into_iter().flatten() {
+            if out.contains(end) {
+                out = out.replace(end, "[key]");
+            }
+        }
+    }
+    out
 }
 
 fn preview(text: &str, max: usize) -> String {

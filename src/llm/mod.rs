@@ -23,7 +23,7 @@ pub mod provider;
 pub mod scripted;
 pub mod sse;
 
-pub use crate::chat::{Message, Role, ToolCall};
+pub use crate::chat::{Message, Role, Thinking, ToolCall};
 use crate::chat::{ToolSpec, Usage};
 use crate::error::Error;
 use crate::host::{Abort, LocalBoxFuture};
@@ -48,16 +48,23 @@ pub struct Reply {
     pub usage: Option<Usage>,
     /// Native tool calls, in order (the `tools` format).
     pub tool_calls: Vec<ToolCall>,
+    /// The model's reasoning, when it showed it (with the signature the API wants back).
+    pub thinking: Option<Thinking>,
     /// Characters the model had ready but never sent because the reader stopped it, when the
     /// model knows (the scripted one does; a real provider never says).
     pub unsent_chars: u32,
 }
 
-/// What a model streams: its text, or a note for the reader (a retry, a dropped parameter).
+/// What a model streams: its text, its reasoning, its token counts so far, or a note for the
+/// reader (a retry, a dropped parameter).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Delta<'a> {
     /// The next piece of the reply.
     Text(&'a str),
+    /// The next piece of the model's reasoning (shown, never parsed).
+    Reasoning(&'a str),
+    /// The token counts so far (the latest win; they are kept even if the stream then fails).
+    Usage(Usage),
     /// Something the user should see while waiting, e.g. "rate limited; retrying in 2 s".
     Note(&'a str),
 }

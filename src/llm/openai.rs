@@ -5,11 +5,14 @@
 //! `stream_options.include_usage` (so the last chunk carries token counts). The stream is SSE
 //! whose `data:` lines are JSON chunks: `choices[0].delta.content` is text,
 //! `choices[0].delta.tool_calls` are native tool calls whose `arguments` arrive as fragments of
-//! a JSON string, `finish_reason` ends the reply, a chunk with `choices: []` and `usage` may
-//! follow, and `data: [DONE]` ends the stream. An `{"error": ...}` chunk is a failure.
+//! a JSON string, `finish_reason` ends the reply (`length`: cut at the token limit;
+//! `content_filter`: refused), a chunk with `choices: []` and `usage` may follow, and
+//! `data: [DONE]` ends the stream. An `{"error": ...}` chunk is a failure. A refusal arrives
+//! as `delta.refusal` text instead of `content`; reasoning models served by DeepSeek (and
+//! OpenRouter, vLLM) stream their reasoning as `delta.reasoning_content` (or `reasoning`).
 
 use super::diagnose::error_text;
-use super::provider::{Piece, Provider, Settings};
+use super::provider::{Finish, Piece, Provider, Settings};
 use super::{Message, Request, ToolCall};
 use crate::chat::ToolSpec;
 use crate::to_json::{self, JsonWriter, Object, ToJson};
@@ -153,8 +156,17 @@ pub fn decode(data: &str, pieces: &mut Vec<Piece>) -> Result<(), String> {
         return Ok(());
     };
     let delta = choice.get("delta").unwrap_or(&choice["message"]);
+    let reasoning = delta["reasoning_content"]
+        .as_str()
+        .or(delta["reasoning"].as_str());
+    if let Some(text) = reasoning.filter(|t| !t.is_empty()) {
+        pieces.push(Piece::Reasoning(text.to_string()));
+    }
     if let Some(text) = delta["content"].as_str().filter(|t| !t.is_empty()) {
         pieces.push(Piece::Text(text.to_string()));
+    }
+    if let Some(text) = delta["refusal"].as_str().filter(|t| !t.is_empty()) {
+        pieces.push(Piece::Refusal(text.to_string()));
     }
     if let Some(calls) = delta["tool_calls"].as_array() {
         for (position, call) in calls.iter().enumerate() {
@@ -181,8 +193,12 @@ pub fn decode(data: &str, pieces: &mut Vec<Piece>) -> Result<(), String> {
             }
         }
     }
-    if !choice["finish_reason"].is_null() {
-        pieces.push(Piece::Finished);
+    if let Some(reason) = choice["finish_reason"].as_str() {
+        pieces.push(Piece::Finished(match reason {
+            "length" => Finish::Length,
+            "content_filter" => Finish::Refusal,
+            _ => Finish::Done,
+        }));
     }
     Ok(())
 }

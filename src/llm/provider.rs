@@ -54,8 +54,31 @@ pub struct Settings {
     pub key: String,
     /// Sampling temperature; `None` leaves the provider's default.
     pub temperature: Option<f64>,
-    /// Most tokens per reply; `None` leaves the provider's default (Anthropic: 1024).
+    /// Most tokens per reply; `None` leaves the provider's default (Anthropic, which needs
+    /// one, gets [`super::anthropic::DEFAULT_MAX_TOKENS`]).
     pub max_tokens: Option<u32>,
+    /// How long to wait for the response to start (its headers, then its first byte) before
+    /// giving up: a stalled server otherwise keeps a run "running" until the browser gives up.
+    pub first_byte_ms: u32,
+    /// How long a started stream may send nothing before tao gives up on it.
+    pub idle_ms: u32,
+}
+
+/// The default of [`Settings::first_byte_ms`]: generous, for a slow local model loading.
+pub const FIRST_BYTE_MS: u32 = 120_000;
+/// The default of [`Settings::idle_ms`].
+pub const IDLE_MS: u32 = 60_000;
+
+/// Why a reply ended, as the provider said.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finish {
+    /// It was complete (a stop, a stop sequence, a tool call).
+    Done,
+    /// It was cut at the token limit (`finish_reason: "length"`, `stop_reason: "max_tokens"`).
+    Length,
+    /// The model (or the provider's filter) refused (`stop_reason: "refusal"`,
+    /// `finish_reason: "content_filter"`).
+    Refusal,
 }
 
 /// What a provider's stream decoder found in one event.
@@ -79,6 +102,23 @@ pub enum Piece {
         /// The fragment.
         json: String,
     },
+    /// A fragment of the model's reasoning (DeepSeek's `reasoning_content`, Anthropic's
+    /// `thinking`), shown to the user, never read as ReAct.
+    Reasoning(String),
+    /// The signature of a thinking block, which the API wants back with it.
+    Signature(String),
+    /// A thinking block the provider redacted: its opaque data, sent back as it came.
+    Redacted(String),
+    /// A fragment of a refusal (OpenAI's `delta.refusal`, Anthropic's `stop_details`).
+    Refusal(String),
+    /// A content block tao does not use (a server-side tool's call or result): its position
+    /// (its deltas are ignored too) and its type.
+    Skipped {
+        /// The block's position in the reply.
+        index: usize,
+        /// Its `type`, e.g. `server_tool_use`.
+        kind: String,
+    },
     /// Token counts (either may be missing; later counts replace earlier ones).
     Usage {
         /// Prompt tokens.
@@ -86,8 +126,8 @@ pub enum Piece {
         /// Completion tokens.
         completion: Option<u64>,
     },
-    /// The model finished its reply (a stop reason arrived); usage may still follow.
-    Finished,
+    /// The model finished its reply (a stop reason arrived), and why; usage may still follow.
+    Finished(Finish),
     /// The stream is complete.
     Done,
     /// The provider reported an error inside the stream.
@@ -110,6 +150,10 @@ pub trait Provider {
     /// The body parameters an endpoint may refuse that tao can do without (it enforces the
     /// stop sequence itself), in the API's own spelling.
     fn optional_parameters(&self) -> &'static [&'static str];
+    /// The token limit a request sends, if any (the number a truncation message quotes).
+    fn max_tokens(&self, settings: &Settings) -> Option<u32> {
+        settings.max_tokens
+    }
     /// What to check when the endpoint cannot be reached at all, if this API has its own
     /// advice (the generic advice is about CORS, the address and the connection).
     fn unreachable_hint(&self) -> Option<&'static str> {

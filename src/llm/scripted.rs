@@ -353,8 +353,15 @@ impl Model for Scripted {
                             }
                             other => other,
                         };
+                        let step = request
+                            .messages
+                            .iter()
+                            .filter(|m| m.role == Role::Assistant)
+                            .count() as u32
+                            + 1;
                         tool_calls.push(ToolCall {
-                            id: format!("call_{}", self.replayed.get()),
+                            // Named like tao's own ids: `call_<step>`.
+                            id: crate::format::tools::call_id(step, 0),
                             name: tool,
                             arguments,
                         });
@@ -377,6 +384,7 @@ impl Model for Scripted {
                 }
             }
             Ok(Reply {
+                thinking: None,
                 usage: None,
                 tool_calls,
                 unsent_chars: (chars.len() - sent) as u32,

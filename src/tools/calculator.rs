@@ -35,12 +35,14 @@ const MAX_DEPTH: usize = 64;
 
 /// The calculator as a registry tool named `calculator`.
 pub fn tool() -> Rc<dyn Tool> {
-    Rc::new(FnTool::new(
+    let mut tool = FnTool::new(
         "calculator",
         "Evaluates an arithmetic expression, e.g. 60 * 35 + 500 or sqrt(2) ^ 3. Supports + - * / % ^, parentheses, pi, e, and sqrt abs exp ln log log2 sin cos tan floor ceil round min max pow.",
         "expression",
         |expression: &str| evaluate(expression).map(format_number),
-    ))
+    );
+    tool.spec_mut().concurrent = true; // no state: calls cannot disturb each other
+    Rc::new(tool)
 }
 
 /// Evaluates `expression`. Errors say what was wrong, in words a model can act on.

@@ -96,12 +96,11 @@ pub fn tool(docs: Vec<Doc>) -> Rc<dyn Tool> {
 /// The `search_docs` tool over `docs`, showing the best `results` pages (at least one).
 pub fn tool_showing(docs: Vec<Doc>, results: usize) -> Rc<dyn Tool> {
     let index = Index::new(docs);
-    Rc::new(FnTool::new(
-        "search_docs",
-        DESCRIPTION,
-        "query",
-        move |query: &str| index.answer(query, results),
-    ))
+    let mut tool = FnTool::new("search_docs", DESCRIPTION, "query", move |query: &str| {
+        index.answer(query, results)
+    });
+    *tool.spec_mut() = spec();
+    Rc::new(tool)
 }
 
 // The observation is the tool's wording, so it is here rather than with the ranking.
@@ -165,11 +164,19 @@ impl Index {
 /// again.
 pub fn tool_from_url(url: &str, transport: Rc<dyn Transport>) -> Rc<dyn Tool> {
     Rc::new(DocsAt {
-        spec: ToolSpec::new("search_docs", DESCRIPTION, string_schema("query")),
+        spec: spec(),
         url: url.to_string(),
         transport,
         loaded: RefCell::new(None),
     })
+}
+
+/// The spec of `search_docs`: searches only read, so calls may run together.
+fn spec() -> ToolSpec {
+    ToolSpec {
+        concurrent: true,
+        ..ToolSpec::new("search_docs", DESCRIPTION, string_schema("query"))
+    }
 }
 
 /// The largest documents file read (as for a wiki reply: 2 MB).
