@@ -313,6 +313,18 @@ fn every_call_of_a_parallel_reply_runs_and_goes_back_under_its_own_id() {
         "{text}"
     );
 
+    // Read as text (once `auto` has fallen back to it), each call is an action of its own.
+    let mut as_text = t.clone();
+    as_text.format = Format::Mrkl;
+    let prompt = native_agent(Api::OpenAi, &transport).prompt(&as_text);
+    let said: Vec<&str> = prompt.iter().map(|m| m.content.as_str()).collect();
+    assert!(
+        said.iter()
+            .any(|m| m.ends_with("Action: search\nAction Input: {\"query\":\"Apple Inc.\"}")),
+        "{said:?}"
+    );
+    assert!(said.contains(&"Observation: Found: Apple Inc."), "{said:?}");
+
     // Anthropic: two `tool_use` blocks; both results go back in one user turn, in order.
     let done = sse(&fixture("anthropic-usage-late.sse"), &[]);
     let transport = Recorded::new(vec![flushed("anthropic-parallel-tools.sse"), done]);
