@@ -91,8 +91,7 @@ fn main() {
         text.push_str("Final Answer: done\n");
         let mut times = Vec::new();
         for _ in 0..7 {
-            let mut options = ParseOptions::new(Style::Mrkl);
-            options.stop_at_observation = false;
+            let options = ParseOptions::new(Style::Mrkl);
             let start = Instant::now();
             let mut parser = StreamParser::new(options);
             for chunk in text.as_bytes().chunks(4) {

@@ -84,7 +84,11 @@ pub fn read(
         }
     } else {
         if format == Format::Auto {
-            let parsed = parse(text, &Format::Mrkl.parse_options_named(tools.to_vec()));
+            // Is this text ReAct? Plain prose would read as mrkl's final answer, which is not
+            // the question here: a plain reply is the native answer.
+            let mut options = Format::Mrkl.parse_options_named(tools.to_vec());
+            options.prose_is_answer = false;
+            let parsed = parse(text, &options);
             let plain = matches!(
                 &parsed.verdict,
                 Verdict::Error {

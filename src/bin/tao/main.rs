@@ -94,7 +94,6 @@ mod cli {
             "unknown format \"{style_name}\"; use mrkl, paper or json"
         ))?;
         let mut options = ParseOptions::new(style);
-        options.stop_at_observation = false;
         options.final_marker = flag(args, "--final-marker").map(str::to_string);
         options.tools =
             flag(args, "--tools").map(|t| t.split(',').map(|s| s.trim().to_string()).collect());

@@ -13,8 +13,8 @@ use tao_agent::format::parse::{self, ParseOptions, Parsed, Style, Verdict};
 /// The `tao parse --jsonl` contract: one input object {id, text, style, final_marker,
 /// prompt_suffix, tools} (missing fields default; style "mixed" reads as Json) -> one output
 /// object {"id":..,"kind":"action","tool":..,"input":..} | {"id":..,"kind":"final","answer":..}
-/// | {"id":..,"kind":"error","why":..,"message":..}, plus "notes" when non-empty. Uses
-/// stop_at_observation=false. A malformed input gives
+/// | {"id":..,"kind":"error","why":..,"message":..}, plus "notes" when non-empty. A
+/// malformed input gives
 /// {"id":null,"kind":"error","why":"bad_request","message":..}.
 pub fn verdict_for_case(case: &Value) -> Value {
     let bad = |message: String| {
@@ -42,7 +42,6 @@ pub fn verdict_for_case(case: &Value) -> Value {
         },
     };
     let mut options = ParseOptions::new(style);
-    options.stop_at_observation = false;
     options.final_marker = obj
         .get("final_marker")
         .and_then(Value::as_str)

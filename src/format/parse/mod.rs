@@ -22,8 +22,16 @@
 //!   kept only when its input has a clear end (brackets, JSON, a fence); with a plain-text
 //!   input the reply is ambiguous and reported as `action_and_final`.
 //! * **Hallucinated observations**: a model without a server-side stop sequence invents the
-//!   tool's answer. With [`ParseOptions::stop_at_observation`] the text is cut where an
-//!   `Observation` label follows an action, and everything after it is never read.
+//!   tool's answer. The text is cut where an `Observation` label follows an action, and
+//!   everything after it is never read: the action before it stands, whether the text
+//!   streams in or is parsed whole (`tao parse`, imports), so one text always gets one
+//!   verdict. This departs from LangChain, whose own test (`lc-test-mrkl-valid-action-and-answer`)
+//!   reads an action, an invented observation and a final answer as an error: what follows
+//!   the invented observation is not the model's move. (An action and a final answer with no
+//!   observation between them stays ambiguous, as in LangChain.)
+//! * **Plain prose** (`mrkl` only, [`ParseOptions::prose_is_answer`]): a reply with no ReAct
+//!   label at all that reads as an answer is the final answer (`prose.rs` says what reads so);
+//!   one with labels but no usable action stays a repair.
 //!
 //! When the parser cannot tell what the model meant, the verdict is an error whose `message`
 //! is written *to the model*: it says what was missing and shows the expected format for the
@@ -62,6 +70,7 @@ mod head;
 mod json;
 mod labels;
 mod messages;
+mod prose;
 mod resolve;
 mod stream;
 mod why;
@@ -108,21 +117,20 @@ pub struct ParseOptions {
     pub final_marker: Option<String>,
     /// Known tool names, when the caller has them (None = unknown: accept any well-formed name).
     pub tools: Option<Vec<String>>,
-    /// Stop reading at a hallucinated `Observation` label that follows an action (the paper's
-    /// stop sequence, enforced client-side). The agent sets this true; `parse()` of a complete
-    /// text for `tao parse` sets it false.
-    pub stop_at_observation: bool,
+    /// Read a reply without any ReAct label that reads as an answer as the final answer (on
+    /// for `mrkl`, whose conversational agents answer that way; off for the others, whose
+    /// answer has a form of its own).
+    pub prose_is_answer: bool,
 }
 
 impl ParseOptions {
-    /// Options for `style` with no marker override, unknown tools, and the stop at
-    /// `Observation` enabled.
+    /// Options for `style` with no marker override and unknown tools.
     pub fn new(style: Style) -> Self {
         ParseOptions {
             style,
             final_marker: None,
             tools: None,
-            stop_at_observation: true,
+            prose_is_answer: style == Style::Mrkl,
         }
     }
 }

@@ -8,8 +8,8 @@
 //! one action is read lives in `action.rs` and `blob.rs`; the thought is gathered here.
 
 use super::labels::Label;
-use super::messages;
 use super::stream::{Line, LineKind};
+use super::{messages, prose};
 use super::{sub, ParseOptions, Parsed, Style, Verdict, Why};
 use serde_json::Value;
 
@@ -261,10 +261,10 @@ impl<'a> Reader<'a> {
                     let later_final = later.iter().any(|k| k.label == Some(Label::Final));
                     if later_final && !delimited {
                         // LangChain's rule, kept on purpose: a plain-text input has no clear
-                        // end, so "action, then final answer" could be either. (With
-                        // stop_at_observation the stream is usually cut at the invented
-                        // Observation before the final answer is seen, and then the action
-                        // stands: streaming and whole-text readings differ here by design.)
+                        // end, so "action, then final answer" could be either. (An invented
+                        // Observation between them cuts the reply before the final answer is
+                        // seen, whole or streamed, and then the action stands: a departure
+                        // from LangChain, which reads that as this error too.)
                         return Verdict::Error {
                             thought: thought(),
                             why: Why::ActionAndFinal,
@@ -328,6 +328,15 @@ impl<'a> Reader<'a> {
             )
         } else if self.text.trim().is_empty() {
             (Why::Empty, self.message_for("Your reply was empty."))
+        } else if self.options.prose_is_answer
+            && prose::is_answer(self.text, self.lines, self.options)
+        {
+            self.notes
+                .push("read a reply without labels as the final answer".into());
+            return Verdict::Final {
+                thought: String::new(),
+                answer: self.text.trim().to_string(),
+            };
         } else {
             let label = if self.options.style == Style::Paper {
                 "`Action n:`"

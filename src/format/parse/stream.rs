@@ -195,7 +195,7 @@ impl StreamParser {
     }
 
     fn can_cut(&self) -> bool {
-        self.options.stop_at_observation && self.action_seen && !self.in_fence
+        self.action_seen && !self.in_fence
     }
 
     /// Classifies the line `[start, end)` (its newline, if any, is at `end`).
@@ -228,7 +228,7 @@ impl StreamParser {
             }
         };
         if let LineKind::Label(Label::Observation, _) = kind {
-            if self.options.stop_at_observation && self.action_seen && !was_fenced {
+            if self.action_seen && !was_fenced {
                 self.cut_here(start, events);
                 return;
             }
