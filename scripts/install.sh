@@ -4,12 +4,24 @@
 #
 #   scripts/install.sh build   the wasm target, wasm-bindgen CLI, wasm-opt (binaryen)
 #   scripts/install.sh test    all of the above, plus Chromium, chromedriver, playwright-core
+#   scripts/install.sh fuzz    cargo-fuzz, when a nightly toolchain is installed (make fuzz)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 WASM_BINDGEN_VERSION=0.2.130   # must equal the `wasm-bindgen` pin in Cargo.toml
 what=${1:-test}
 say() { printf '\033[1minstall:\033[0m %s\n' "$*"; }
+
+CARGO_FUZZ_VERSION=0.13.2
+if [ "$what" = fuzz ]; then
+  # cargo-fuzz needs nightly; without it `make fuzz` uses the stable driver and needs nothing.
+  if rustup toolchain list | grep -q '^nightly' \
+     && ! cargo fuzz --version 2>/dev/null | grep -q " $CARGO_FUZZ_VERSION"; then
+    say "cargo install cargo-fuzz $CARGO_FUZZ_VERSION (about 70 s once)"
+    cargo install cargo-fuzz --version "=$CARGO_FUZZ_VERSION"
+  fi
+  exit 0
+fi
 
 # Rust's wasm target.
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
