@@ -75,12 +75,12 @@ pub fn parser(data: &[u8]) {
         );
     }
     if let Some(at) = whole.cut_at {
-        let line = text.get(at..).unwrap_or("");
-        let line = line.trim_start_matches(|c: char| !c.is_alphanumeric() && c != '\n');
+        // The label may come after decoration (`3. **观察：`, `> Observation 2:`).
+        let line = text.get(at..).unwrap_or("").lines().next().unwrap_or("");
+        let head: String = line.chars().take(40).collect();
         assert!(
-            line.to_ascii_lowercase().starts_with("observation") || line.starts_with("观察"),
-            "cut at {at}, not at an Observation: {:?}",
-            line.chars().take(40).collect::<String>()
+            head.to_ascii_lowercase().contains("observation") || head.contains("观察"),
+            "cut at {at}, not at an Observation: {head:?}"
         );
     }
 }
