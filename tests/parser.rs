@@ -742,3 +742,17 @@ fn a_megabyte_of_plain_prose_reads_in_under_a_second() {
     let took = started.elapsed();
     assert!(took.as_secs_f64() < 1.0, "{took:?}");
 }
+
+#[test]
+fn a_fence_line_is_never_a_cut_however_the_stream_is_split() {
+    // Found by `make fuzz`: split inside "```Observation:", the stream cut there; read whole,
+    // the line is a code fence (and the input runs on through it).
+    let text = "Action: t\nAction Input: q\n```Observation: o\n```\nThought: ok";
+    let options = ParseOptions::new(Style::Mrkl);
+    let whole = parse(text, &options);
+    assert_eq!(whole.cut_at, None);
+    for at in 0..=text.len() {
+        let (split, _) = stream(text.as_bytes(), &[at], &options);
+        assert_eq!(split, whole, "split at {at}");
+    }
+}

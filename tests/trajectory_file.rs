@@ -259,5 +259,8 @@ fn times_read_to_the_microsecond_so_files_round_trip() {
     assert_eq!(again.to_json(), read.to_json());
     let huge = file.replace("2.5", "1e300");
     let message = Trajectory::from_json(&huge).unwrap_err().message;
-    assert!(message.contains("expected milliseconds below 10^12"), "{message}");
+    assert!(
+        message.contains("expected milliseconds below 10^12"),
+        "{message}"
+    );
 }
