@@ -536,8 +536,15 @@ fn named_cases_read_as_a_careful_human_would() {
         if !c.tools.is_empty() {
             options.tools = Some(c.tools.iter().map(|s| s.to_string()).collect());
         }
-        if let Err(e) = check(&c, &parse(c.text, &options)) {
+        let whole = parse(c.text, &options);
+        if let Err(e) = check(&c, &whole) {
             failures.push(format!("{}:\n{}\n  {e}", c.name, c.text));
+        }
+        // The same verdict streamed, split at every byte.
+        for at in 0..=c.text.len() {
+            if stream(c.text.as_bytes(), &[at], &options).0 != whole {
+                failures.push(format!("{}: split at byte {at} reads differently", c.name));
+            }
         }
     }
     assert!(failures.is_empty(), "\n{}", failures.join("\n\n"));
