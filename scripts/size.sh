@@ -10,13 +10,18 @@
 # registered (scripts/build-sandbox.sh prints its size). The ceiling went from 158 to 163 KiB
 # with the studio (stepping and pausing, resuming from any trajectory, each step's exact prompt,
 # scripted rules that read the observation, Chinese tool descriptions, tool state restored by
-# replay: +4.5 KB gzip; the redesign before it had won back 0.2 KB). The ceiling is today's size plus a little headroom, so a regression fails the
+# replay: +4.5 KB gzip; the redesign before it had won back 0.2 KB). Goal and ceiling went up by
+# 10 KiB with real providers as they behave (two timeouts, web pages told from APIs and
+# summarised, refusal and truncation as outcomes, reasoning streamed and Anthropic's thinking
+# sent back, several tool calls per reply under the providers' ids, trajectory version 3) and
+# the parser's reading of plain prose: about +11 KB gzip, to be won back by the size work
+# (a core under 120 KB). The ceiling is today's size plus a little headroom, so a regression fails the
 # build long before it reaches the goal; lower it as size work lands (and raise it only with a
 # reason in the commit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-GOAL_GZIP=$((165 * 1024))
-CEILING_GZIP=$((163 * 1024))
+GOAL_GZIP=$((175 * 1024))
+CEILING_GZIP=$((174 * 1024))
 gz() { gzip -9 -c "$1" | wc -c; }
 wasm=pkg/tao_agent_bg.wasm glue=pkg/tao_agent.js
 core=$(( $(gz "$wasm") + $(gz "$glue") ))

@@ -58,36 +58,31 @@ fn turn(format: Format, step: &Step, messages: &mut Vec<Message>) {
         }
     };
     if format.is_native() {
-        let Move::Act { tool, input } = next else {
-            return messages.push(Message::new(
-                Role::Assistant,
-                step.answer.as_deref().unwrap_or(""),
-            ));
+        let acted = matches!(next, Move::Act { .. });
+        let Some(action) = step.action.as_ref().filter(|_| acted) else {
+            let answer = step.answer.as_deref().unwrap_or("");
+            return messages.push(Message::new(Role::Assistant, answer));
         };
         // The step's own call, then the others of the same reply, each under its id.
-        let id = step.action.as_ref().and_then(|a| a.id.clone());
-        let own = std::iter::once((tool, input, id, observation));
-        let others = step.parallel.iter().map(|p| {
-            let a = &p.action;
+        let own = std::iter::once((action, observation));
+        let others = step
+            .parallel
+            .iter()
+            .map(|p| (&p.action, p.observation.as_deref()));
+        let calls = own.chain(others).enumerate().map(|(k, (a, seen))| {
+            let id =
+                a.id.clone()
+                    .unwrap_or_else(|| tools::call_id(step.index, k));
+            let (name, arguments) = (a.tool.clone(), a.input.clone());
             (
-                a.tool.as_str(),
-                &a.input,
-                a.id.clone(),
-                p.observation.as_deref(),
+                ToolCall {
+                    id,
+                    name,
+                    arguments,
+                },
+                seen.unwrap_or(""),
             )
         });
-        let calls = own
-            .chain(others)
-            .enumerate()
-            .map(|(k, (tool, input, id, seen))| {
-                let id = id.unwrap_or_else(|| tools::call_id(step.index, k));
-                let call = ToolCall {
-                    id,
-                    name: tool.to_string(),
-                    arguments: input.clone(),
-                };
-                (call, seen.unwrap_or(""))
-            });
         let thinking = step.calls.last().and_then(|c| c.thinking.as_ref());
         return tools::turn(&step.thought, calls.collect(), thinking, messages);
     }
@@ -96,5 +91,16 @@ fn turn(format: Format, step: &Step, messages: &mut Vec<Message>) {
     if let Some(observation) = observation {
         let text = format.observation(step.index, observation);
         messages.push(Message::new(Role::User, text));
+    }
+    // The other calls of a native step, read as text once `auto` fell back to it: each an
+    // action of its own, with its observation.
+    for p in &step.parallel {
+        let (tool, input) = (&p.action.tool, &p.action.input);
+        let text = format.turn(step.index, "", Move::Act { tool, input });
+        messages.push(Message::new(Role::Assistant, text));
+        if let Some(observation) = &p.observation {
+            let text = format.observation(step.index, observation);
+            messages.push(Message::new(Role::User, text));
+        }
     }
 }

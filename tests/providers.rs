@@ -19,18 +19,21 @@ use tao_agent::tools::{string_schema, FnTool, Registry, ToolSpec};
 use tao_agent::trajectory::StopReason;
 use tao_agent::{Agent, Config, Error};
 
-const CANARY: &str = "sk-canary-0123456789abcdef";
+pub(crate) const CANARY: &str = "sk-canary-0123456789abcdef";
 
 /// A canned response: status, headers, and the body in chunks.
 #[derive(Clone)]
-struct Canned {
-    status: u16,
-    retry_after: Option<String>,
-    content_type: &'static str,
-    chunks: Vec<Vec<u8>>,
+pub(crate) struct Canned {
+    pub(crate) status: u16,
+    pub(crate) retry_after: Option<String>,
+    pub(crate) content_type: &'static str,
+    pub(crate) chunks: Vec<Vec<u8>>,
+    /// A server that goes quiet: `Some(0)` sends no response at all, `Some(n)` sends the
+    /// headers and `n - 1` chunks, then nothing (the test's clock then runs out a timeout).
+    pub(crate) stall: Option<usize>,
 }
 
-fn sse(stream: &[u8], cuts: &[usize]) -> Canned {
+pub(crate) fn sse(stream: &[u8], cuts: &[usize]) -> Canned {
     let mut chunks = Vec::new();
     let mut at = 0;
     for &cut in cuts.iter().chain([stream.len()].iter()) {
@@ -42,33 +45,35 @@ fn sse(stream: &[u8], cuts: &[usize]) -> Canned {
         retry_after: None,
         content_type: "text/event-stream",
         chunks,
+        stall: None,
     }
 }
 
-fn status(code: u16, body: &str) -> Canned {
+pub(crate) fn status(code: u16, body: &str) -> Canned {
     Canned {
         status: code,
         retry_after: None,
         content_type: "application/json",
         chunks: vec![body.as_bytes().to_vec()],
+        stall: None,
     }
 }
 
 #[derive(Default)]
-struct Recorded {
-    responses: RefCell<VecDeque<Result<Canned, Error>>>,
-    sent: RefCell<Vec<HttpRequest>>,
+pub(crate) struct Recorded {
+    pub(crate) responses: RefCell<VecDeque<Result<Canned, Error>>>,
+    pub(crate) sent: RefCell<Vec<HttpRequest>>,
     /// Bodies dropped before their last chunk was read: streams the client stopped.
-    cut_bodies: Rc<Cell<u32>>,
+    pub(crate) cut_bodies: Rc<Cell<u32>>,
 }
 
 impl Recorded {
-    fn new(responses: Vec<Canned>) -> Rc<Self> {
+    pub(crate) fn new(responses: Vec<Canned>) -> Rc<Self> {
         let r = Recorded::default();
         r.responses.replace(responses.into_iter().map(Ok).collect());
         Rc::new(r)
     }
-    fn bodies(&self) -> Vec<Value> {
+    pub(crate) fn bodies(&self) -> Vec<Value> {
         self.sent
             .borrow()
             .iter()
@@ -80,10 +85,18 @@ impl Recorded {
 struct RecordedBody {
     chunks: VecDeque<Vec<u8>>,
     cut: Rc<Cell<u32>>,
+    /// Chunks left before the body goes quiet for good.
+    until_stall: Option<usize>,
 }
 
 impl Body for RecordedBody {
     fn chunk(&mut self) -> LocalBoxFuture<'_, Result<Option<Vec<u8>>, Error>> {
+        if let Some(left) = &mut self.until_stall {
+            if *left == 0 {
+                return Box::pin(std::future::pending());
+            }
+            *left -= 1;
+        }
         Box::pin(std::future::ready(Ok(self.chunks.pop_front())))
     }
 }
@@ -105,6 +118,9 @@ impl Transport for Recorded {
             .pop_front()
             .unwrap_or_else(|| Ok(status(500, "no more canned responses")));
         let cut = self.cut_bodies.clone();
+        if matches!(&next, Ok(Canned { stall: Some(0), .. })) {
+            return Box::pin(std::future::pending());
+        }
         Box::pin(std::future::ready(next.map(|c| HttpResponse {
             status: c.status,
             retry_after: c.retry_after,
@@ -112,6 +128,7 @@ impl Transport for Recorded {
             body: Box::new(RecordedBody {
                 chunks: c.chunks.into(),
                 cut,
+                until_stall: c.stall.map(|n| n - 1),
             }),
         })))
     }
@@ -119,9 +136,9 @@ impl Transport for Recorded {
 
 /// A clock that moves only when something sleeps, and remembers the sleeps.
 #[derive(Default)]
-struct FakeClock {
+pub(crate) struct FakeClock {
     now: Cell<f64>,
-    slept: RefCell<Vec<u32>>,
+    pub(crate) slept: RefCell<Vec<u32>>,
 }
 
 impl Host for FakeClock {
@@ -135,7 +152,7 @@ impl Host for FakeClock {
     }
 }
 
-fn settings(api: Api, base: &str) -> Settings {
+pub(crate) fn settings(api: Api, base: &str) -> Settings {
     Settings {
         api,
         base_url: base.into(),
@@ -148,7 +165,7 @@ fn settings(api: Api, base: &str) -> Settings {
     }
 }
 
-fn model(api: Api, transport: &Rc<Recorded>) -> (HttpModel, Rc<FakeClock>) {
+pub(crate) fn model(api: Api, transport: &Rc<Recorded>) -> (HttpModel, Rc<FakeClock>) {
     let clock = Rc::new(FakeClock::default());
     let base = match api {
         Api::OpenAi => "https://api.openai.com/v1/",
@@ -158,12 +175,12 @@ fn model(api: Api, transport: &Rc<Recorded>) -> (HttpModel, Rc<FakeClock>) {
     (m, clock)
 }
 
-fn search_spec() -> ToolSpec {
+pub(crate) fn search_spec() -> ToolSpec {
     ToolSpec::new("search", "Searches.", string_schema("query"))
 }
 
 /// Runs one completion; returns the streamed text, the notes, and the reply.
-fn complete(
+pub(crate) fn complete(
     model: &HttpModel,
     tools: &[ToolSpec],
     stop: &[String],
@@ -193,12 +210,12 @@ fn complete(
     (text, notes, reply)
 }
 
-fn fixture(name: &str) -> Vec<u8> {
+pub(crate) fn fixture(name: &str) -> Vec<u8> {
     let path = format!("{}/tests/streams/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-const MRKL_STEP: &str = "Thought: I need to find out who the CEO of Apple is first.\nAction: search\nAction Input: current CEO of Apple";
+pub(crate) const MRKL_STEP: &str = "Thought: I need to find out who the CEO of Apple is first.\nAction: search\nAction Input: current CEO of Apple";
 
 #[test]
 fn recorded_streams_decode_the_same_at_every_byte_split() {
@@ -521,11 +538,11 @@ fn a_rejected_stop_parameter_is_dropped_and_the_request_sent_again() {
     assert!(bodies[2].get("stop").is_none());
 }
 
-fn knowledge_tools() -> Registry {
+pub(crate) fn knowledge_tools() -> Registry {
     tao_agent::tools::builtin(&["search".into()], "en").unwrap()
 }
 
-fn openai_stream(text: &str) -> Canned {
+pub(crate) fn openai_stream(text: &str) -> Canned {
     let mut s = String::new();
     for piece in text.as_bytes().chunks(5) {
         let piece = String::from_utf8_lossy(piece);
@@ -545,7 +562,7 @@ fn openai_stream(text: &str) -> Canned {
     sse(s.as_bytes(), &cuts)
 }
 
-fn agent_over(transport: &Rc<Recorded>, format: Format) -> Agent {
+pub(crate) fn agent_over(transport: &Rc<Recorded>, format: Format) -> Agent {
     let (m, _) = model(Api::OpenAi, transport);
     let config = Config {
         format,

@@ -8,6 +8,10 @@ mod agent;
 /// `search_docs` over a small documentation site: ranking, passages, CJK, bad document lists,
 /// and no panic on random pages and queries.
 mod docs;
+/// Real providers as they really behave: stalls, web pages where the API should be,
+/// refusals, truncation, parallel tool calls, reasoning, late usage, masked keys; each in the
+/// vendor's documented stream format.
+mod faults;
 /// The lenient streaming parser against the shared corpus (real outputs and the anchors'
 /// own parser tests), split at every byte, and fuzzed.
 mod parser;

@@ -26,8 +26,12 @@ export interface AgentConfig {
   apiKey?: string;
   /** Sampling temperature. Default: the provider's. */
   temperature?: number;
-  /** Most tokens per reply. Default: the provider's (Anthropic: 1024). */
+  /** Most tokens per reply. Default: the provider's (Anthropic: 1024). A reply cut there ends the run with stop reason "truncated". */
   maxTokens?: number;
+  /** Milliseconds to wait for the response to start (headers, then its first byte). Default 120000; 0: no limit. */
+  firstByteTimeoutMs?: number;
+  /** Milliseconds a started stream may send nothing. Default 60000; 0: no limit. */
+  idleTimeoutMs?: number;
   /** What the `search_docs` tool searches: a list of pages, or the URL of a JSON file of them (fetched at the first search). Enable the tool with tools: [..., "search_docs"] */
   docs?: { title: string; url: string; text: string }[] | string;
   /** Where `search` and `lookup` read: "en" or "zh" (that Wikipedia), or a MediaWiki api.php URL. Default: the built-in offline pages. The API is called with origin=* (CORS). */
@@ -53,7 +57,7 @@ export interface TaoMessage {
   tool_calls?: { id: string; name: string; arguments: unknown }[]; tool_call_id?: string;
 }
 /** A tool: `parameters` is the JSON Schema of its input (inputs are checked against it before the call; without it, the model is told the tool takes one string, and the function receives the input unchecked, as the model wrote it: a string, or parsed JSON). */
-export interface ToolSpecInit { name: string; description: string; parameters?: object; needsApproval?: boolean; timeoutMs?: number; }
+export interface ToolSpecInit { name: string; description: string; parameters?: object; needsApproval?: boolean; timeoutMs?: number; /** Calls of one reply may run at the same time (no side effects on shared state). */ concurrent?: boolean; }
 /** What a tool function may return: the observation, or the observation with the fuel a sandboxed tool burned. */
 export type ToolResult = string | { observation: string; fuel?: number } | unknown;
 export interface RunOptions {
@@ -70,18 +74,23 @@ export type TaoEvent =
   /** Model call `n` of step `index` begins; `retry`: asked again after a reply that could not be read. */
   | { type: "call"; index: number; n: number; retry: boolean }
   | { type: "token"; index: number; text: string }
+  /** A piece of a reasoning model's reasoning, streamed before its reply. */
+  | { type: "reasoning"; index: number; text: string }
   | { type: "thought"; index: number; text: string }
-  | { type: "action"; index: number; tool: string; input: unknown }
-  | { type: "approval"; index: number; tool: string; approved: boolean }
-  | { type: "observation"; index: number; text: string; fuel: number | null }
-  | { type: "repair"; index: number; why: string; message: string }
+  /** `call`: the call's position among those of one reply (0 unless the model made several at once). */
+  | { type: "action"; index: number; call: number; tool: string; input: unknown }
+  | { type: "approval"; index: number; call: number; tool: string; approved: boolean }
+  | { type: "observation"; index: number; call: number; text: string; fuel: number | null }
+  | { type: "repair"; index: number; call: number; why: string; message: string }
   | { type: "note"; index: number; text: string }
   | { type: "switch"; index: number; from: string; to: string; why: string }
   | { type: "answer"; index: number; text: string }
   | { type: "stopped"; reason: StopReason; message: string | null };
-export type StopReason = "answer" | "max_steps" | "aborted" | "error";
+export type StopReason = "answer" | "max_steps" | "aborted" | "error" | "refused" | "truncated";
+/** A tool call; `id` is the provider's (native tool calling), sent back with its result. */
+export interface TaoAction { tool: string; input: unknown; id: string | null }
 export interface TaoStep {
-  index: number; thought: string; action: { tool: string; input: unknown } | null;
+  index: number; thought: string; action: TaoAction | null;
   answer: string | null;
   /** What the tool returned, or the repair message; null after an action: the tool has not run yet. */
   observation: string | null;
@@ -90,6 +99,8 @@ export interface TaoStep {
   calls: ModelCall[];
   notes: string[]; switch: { from: string; to: string; why: string } | null;
   approved: boolean | null; fuel: number | null; ms: number; tool_ms: number;
+  /** The other tool calls of the same reply, when the model made several at once, each with its own observation. */
+  parallel: { action: TaoAction; observation: string | null; repair: { why: string; message: string } | null; approved: boolean | null; fuel: number | null; tool_ms: number }[];
 }
 export interface ModelCall {
   raw: string;
@@ -97,9 +108,13 @@ export interface ModelCall {
   retried: { why: string; message: string } | null;
   usage: { prompt_tokens: number; completion_tokens: number } | null;
   ms: number; first_token_ms: number | null; saved_chars: number;
+  /** What arrived after the cut at an invented Observation. */
+  cut: string | null;
+  /** A reasoning model's reasoning before this reply (Anthropic's signature kept to send it back). */
+  thinking: { text: string; signature: string; redacted: string[] } | null;
 }
 export interface Trajectory {
-  format: "tao-trajectory"; version: 2; task: string; react_format: string; lang: string; model: string;
+  format: "tao-trajectory"; version: 3; task: string; react_format: string; lang: string; model: string;
   steps: TaoStep[];
   /** Written from the steps (the last step's answer); not read back. */
   answer: string | null;

@@ -139,41 +139,36 @@ pub fn not_an_api(settings: &Settings, url: &str, page: &str) -> Error {
 /// `None` when `body` is not HTML.
 pub fn page_summary(body: &str) -> Option<String> {
     let body = body.trim_start();
-    let lower = body.get(..body.len().min(512))?.to_ascii_lowercase();
-    if !body.starts_with('<')
-        || !(lower.contains("<html")
-            || lower.contains("<!doctype")
-            || lower.contains("<head")
-            || lower.contains("<title")
-            || lower.contains("<body"))
-    {
+    // ASCII lower-casing keeps every byte where it was, so positions found in `lower` hold in
+    // `body`.
+    let lower = body.to_ascii_lowercase();
+    let tags = ["<html", "<!doctype", "<head", "<title", "<body"];
+    if !body.starts_with('<') || !tags.iter().any(|t| lower.contains(t)) {
         return None;
     }
-    let lower = body.to_ascii_lowercase();
-    let title = lower.find("<title").and_then(|at| {
-        let start = at + lower[at..].find('>')? + 1;
-        let end = start + lower[start..].find("</title")?;
-        Some(words(&body[start..end], 20))
-    });
-    // The words a reader sees: the body's text, without tags, scripts and styles.
-    let from = lower.find("<body").unwrap_or(0);
-    let (mut text, mut rest, mut lower_rest) = (String::new(), &body[from..], &lower[from..]);
-    while let Some(open) = lower_rest.find('<') {
-        text.push_str(&rest[..open]);
-        text.push(' ');
-        let skip_to = ["script", "style"]
-            .iter()
-            .find(|tag| lower_rest[open + 1..].starts_with(*tag))
-            .and_then(|tag| lower_rest[open..].find(&format!("</{tag}")))
-            .unwrap_or(0);
-        let Some(close) = lower_rest[open + skip_to..].find('>') else {
-            break;
-        };
-        let next = open + skip_to + close + 1;
-        (rest, lower_rest) = (&rest[next..], &lower_rest[next..]);
+    let inside = |tag: &str| {
+        let open = lower.find(&format!("<{tag}"))?;
+        let start = open + lower[open..].find('>')? + 1;
+        let end = start + lower[start..].find(&format!("</{tag}"))?;
+        Some(&body[start..end])
+    };
+    // The words a reader sees: the body's text without its tags (styles and scripts are in the
+    // head of the pages this meets: web servers' and proxies' own).
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in inside("body").unwrap_or(body).chars() {
+        match c {
+            '<' => {
+                in_tag = true;
+                text.push(' ');
+            }
+            '>' => in_tag = false,
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
     }
     let text = words(&text, 30);
-    Some(match title {
+    Some(match inside("title").map(|t| words(t, 20)) {
         Some(title) if !title.is_empty() => format!("a web page titled \"{title}\": {text}"),
         _ => format!("a web page: {text}"),
     })

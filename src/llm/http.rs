@@ -274,8 +274,10 @@ impl HttpModel {
     fn finish(&self, reply: Assembly) -> Result<Reply, Error> {
         let s = &self.settings;
         let error = |kind, message: String| Err(Error::new(kind, diagnose::scrub(s, &message)));
+        // OpenAI's refusals end with an ordinary stop: the refusal text is what tells.
+        let refused = reply.finished == Some(Finish::Refusal) || !reply.refusal.is_empty();
         match reply.finished {
-            Some(Finish::Refusal) => {
+            _ if refused => {
                 let said = match reply.refusal.trim() {
                     "" => String::new(),
                     text => format!(": \"{text}\""),

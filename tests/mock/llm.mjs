@@ -59,11 +59,40 @@ const RUNAWAY_TAIL = (() => {
   return tail;
 })();
 
+/**
+ * Real providers' faults (see README.md, "Provider faults"): the ids each native one calls
+ * with, per API, and what it says. The ids are realistic in length and alphabet, and the
+ * next request must carry them back exactly.
+ */
+const FAULT_IDS = {
+  "parallel-tools": {
+    openai: ["call_Hq4mZ1bVf0aWc7Xk2LpT9sNe", "call_3ZpYw8Rk5mJd1QvXa6Ge0uHc"],
+    anthropic: ["toolu_01A09q90qw90lq917835lq9", "toolu_01B7mKq2xZ8pLw4nRv6tYh3s"],
+  },
+  "provider-ids": { openai: ["call_Xy9kQ2mN7pL4sR8tV1wZ3bC6"], anthropic: ["toolu_01Xy9kQ2mN7pL4sR8tV1wZ3b"] },
+  "thinking-tools": { openai: ["call_Th1nkQ2mN7pL4sR8tV1wZ3bD"], anthropic: ["toolu_01Th1nkQ2mN7pL4sR8tV1wZ"] },
+};
+const REASONING = "The user wants the hometown of Apple's current CEO. I should search for the CEO first, then for his birthplace.";
+/** The signature Anthropic puts on a thinking block (checked when the block comes back). */
+const SIGNATURE = "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds2d6y4Wq4GbfkWhh8NmkLXMVIQJ6XFzq3nqNEfQbmRyRMSb2BoN3DeRyg8wFmi";
+const REFUSAL = "I'm sorry, but I can't help with that request.";
+const STOP_DETAILS = { type: "refusal", category: "cyber", explanation: "This request was declined because it could enable cyber harm." };
+const CUT_THOUGHT = "Thought: I need to find out who the CEO of Apple is, and then I will look up where he was";
+const CUT_AFTER_ACTION = "Thought: I need to find out who the CEO of Apple is first.\nAction: search\nAction Input: Tim Cook\nThought: Once I know";
+const NATIVE_ANSWER = "Tim Cook, Apple's CEO, was born in Mobile, Alabama.";
+const NGINX_WELCOME = "<!DOCTYPE html>\n<html>\n<head>\n<title>Welcome to nginx!</title>\n<style>\nhtml { color-scheme: light dark; }\nbody { width: 35em; margin: 0 auto;\nfont-family: Tahoma, Verdana, Arial, sans-serif; }\n</style>\n</head>\n<body>\n<h1>Welcome to nginx!</h1>\n<p>If you see this page, the nginx web server is successfully installed and\nworking. Further configuration is required.</p>\n\n<p>For online documentation and support please refer to\n<a href=\"http://nginx.org/\">nginx.org</a>.<br/>\nCommercial support is available at\n<a href=\"http://nginx.com/\">nginx.com</a>.</p>\n\n<p><em>Thank you for using nginx.</em></p>\n</body>\n</html>\n";
+const NGINX_502 = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
+
 /** Every model name this server gives a special meaning to (listed by `GET /v1/models`). */
 export const MODELS = [
   "react-mrkl", "react-paper", "react-tools", "no-tools", "text-react", "no-stop", "runaway",
   "fail-401", "fail-403", "fail-404", "fail-context", "fail-429", "fail-429-always", "fail-503",
   "fail-500-always", "cut-early", "stream-error", "bad-json", "slow", "no-cors",
+  // Real providers' faults.
+  "stall-before-headers", "stall-after-headers", "stall-mid-stream", "html-200", "html-502",
+  "plain-sse", "refusal", "length", "length-after-action", "parallel-tools", "provider-ids",
+  "reasoning", "thinking-tools", "server-blocks", "usage-late", "usage-then-error",
+  "fail-401-masked",
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -120,6 +149,8 @@ const tokens = (chars) => Math.ceil(chars / 4);
 
 /** "sk-abcdef1234" -> "*********1234": how OpenAI echoes a wrong key without revealing it. */
 const maskKey = (key) => "*".repeat(Math.max(0, key.length - 4)) + key.slice(-4);
+/** "sk-canary-0123456789abcdef" -> "sk-canar**************cdef": the first 8 and last 4 shown. */
+const maskKeyEnds = (key) => key.slice(0, 8) + "*".repeat(Math.max(0, key.length - 12)) + key.slice(-4);
 
 // ---------------------------------------------------------------------------------------------
 // Error bodies, in each vendor's documented shape.
@@ -146,6 +177,16 @@ function failureFor(api, base, req, body, count) {
       }
       return openaiError(401, `Incorrect API key provided: ${maskKey(key)}. You can find your API key at https://platform.openai.com/account/api-keys.`, "invalid_request_error", null, "invalid_api_key");
     }
+    case "fail-401-masked": {
+      // Anthropic never quotes keys: there it is an ordinary 401.
+      if (!openai) return anthropicError(401, "authentication_error", "invalid x-api-key");
+      const key = (req.headers.authorization || "").replace(/^Bearer\s+/i, "");
+      return openaiError(401, `Incorrect API key provided: ${maskKeyEnds(key)}. You can find your API key at https://platform.openai.com/account/api-keys.`, "invalid_request_error", null, "invalid_api_key");
+    }
+    case "parallel-tools":
+    case "provider-ids":
+    case "thinking-tools":
+      return body.tools == null ? null : toolIdsChecked(api, base, body);
     case "fail-403":
       return openai
         ? openaiError(403, "Country, region, or territory not supported", "request_forbidden", null, "unsupported_country_region_territory")
@@ -213,14 +254,64 @@ function notTextReact(api, body) {
   return api === "openai" ? openaiError(400, message, "invalid_request_error") : anthropicError(400, "invalid_request_error", message);
 }
 
+/**
+ * After a native fault model's tool calls, the next request must answer every call under the
+ * id it was given (and, for Anthropic's `thinking-tools`, start that assistant turn with the
+ * same signed thinking block): what real servers check, with their own messages (as quoted in
+ * public bug reports; not checked against the live APIs). A client that renumbered the ids
+ * consistently gets a 400 starting `mock:`.
+ */
+function toolIdsChecked(api, base, body) {
+  const messages = Array.isArray(body.messages) ? body.messages : [];
+  const turn = messages.findIndex((m) => m && m.role === "assistant");
+  if (turn < 0) return null; // step 1: nothing to check yet
+  const expected = FAULT_IDS[base][api];
+  const openai = api === "openai";
+  const assistant = messages[turn];
+  const sentIds = openai
+    ? (assistant.tool_calls || []).map((c) => c && c.id)
+    : (Array.isArray(assistant.content) ? assistant.content : []).filter((b) => b && b.type === "tool_use").map((b) => b.id);
+  const answered = openai
+    ? messages.slice(turn + 1).filter((m) => m && m.role === "tool").map((m) => m.tool_call_id)
+    : (Array.isArray(messages[turn + 1]?.content) ? messages[turn + 1].content : [])
+      .filter((b) => b && b.type === "tool_result").map((b) => b.tool_use_id);
+  const bad = (message) => openai ? openaiError(400, message, "invalid_request_error", "messages") : anthropicError(400, "invalid_request_error", message);
+  if (!openai && base === "thinking-tools") {
+    const first = Array.isArray(assistant.content) ? assistant.content[0] : null;
+    if (!first || (first.type !== "thinking" && first.type !== "redacted_thinking")) {
+      return bad(`messages.${turn}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${first ? first.type : "text"}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking`);
+    }
+    if (first.thinking !== REASONING || first.signature !== SIGNATURE) {
+      return bad(`messages.${turn}.content.0: Invalid \`signature\` in \`thinking\` block`);
+    }
+  }
+  const sameIds = sentIds.length === expected.length && sentIds.every((id, i) => id === expected[i]);
+  if (!sameIds && answered.length === sentIds.length && answered.every((id) => sentIds.includes(id))) {
+    return bad(`mock: the tool call ids were changed (sent ${expected.join(", ")}, got back ${sentIds.join(", ")}); servers that check ids refuse this`);
+  }
+  const missing = expected.filter((id) => !answered.includes(id));
+  const unknown = answered.filter((id) => !expected.includes(id));
+  if (unknown.length > 0) {
+    return openai
+      ? bad("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.")
+      : bad(`messages.${turn + 1}.content.0: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${unknown[0]}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`);
+  }
+  if (missing.length > 0) {
+    return openai
+      ? bad(`An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${missing.join(", ")}`)
+      : bad(`messages.${turn}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(", ")}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`);
+  }
+  return null;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The reply, vendor-neutral: what the model "says" at this step. Rendering it as OpenAI or
 // Anthropic JSON/SSE comes after.
 
 /**
- * @returns {{ text: string, tool: null | { id: string, name: string, args: string },
- *   finish: "end" | "tool" | "stop_sequence", stopSequence: string | null, step: number,
- *   totalChars: number }}
+ * @returns {{ text: string, tools: { id: string, name: string, args: string }[],
+ *   finish: "end" | "tool" | "stop_sequence" | "length" | "refusal", stopSequence: string | null,
+ *   step: number, totalChars: number, reasoning: string, refusal: string, blocks: boolean }}
  */
 function planReply(api, base, body) {
   const messages = Array.isArray(body.messages) ? body.messages : [];
@@ -228,31 +319,45 @@ function planReply(api, base, body) {
   // "assistant" too, so they count; tool results are role "tool" or user blocks and do not).
   const step = 1 + messages.filter((m) => m && m.role === "assistant").length;
   const at = (script) => script[Math.min(step, script.length) - 1];
+  const native = body.tools != null && base in FAULT_IDS;
 
   let text;
-  let tool = null;
+  let tools = [];
+  let finish = null;
+  let refusal = "";
   if (base === "react-tools") {
     const turn = at(TOOLS);
     text = turn.text;
     if (turn.tool) {
-      tool = {
-        id: (api === "openai" ? "call_mock_" : "toolu_mock_") + step,
-        name: turn.tool.name,
-        args: JSON.stringify(turn.tool.input),
-      };
+      const id = (api === "openai" ? "call_mock_" : "toolu_mock_") + step;
+      tools = [{ id, name: turn.tool.name, args: JSON.stringify(turn.tool.input) }];
     }
+  } else if (native && step > 1) {
+    text = NATIVE_ANSWER;
+  } else if (native) {
+    const queries = base === "parallel-tools" ? ["Tim Cook", "Apple Inc."] : ["current CEO of Apple"];
+    tools = FAULT_IDS[base][api].map((id, i) => ({ id, name: "search", args: JSON.stringify({ query: queries[i] }) }));
+    text = base === "parallel-tools"
+      ? (api === "openai" ? "" : "I'll search for both at once.")
+      : base === "provider-ids" ? "I need to find out who the CEO of Apple is." : "";
   } else if (base === "react-paper") {
     text = at(PAPER);
+  } else if (base === "refusal") {
+    // OpenAI sends no content at all; Anthropic's classifier stops a reply already begun.
+    [text, refusal, finish] = [api === "openai" ? "" : "Thought: I'd be glad to look", REFUSAL, "refusal"];
+  } else if (base === "length" || base === "length-after-action") {
+    [text, finish] = [base === "length" ? CUT_THOUGHT : CUT_AFTER_ACTION, "length"];
   } else {
     text = at(MRKL); // react-mrkl, text-react, no-tools, no-stop, slow, ... and unknown names
     if (base === "runaway" && step === 1) text += RUNAWAY_TAIL;
   }
+  const reasoning = (base === "reasoning" || (base === "thinking-tools" && tools.length > 0)) ? REASONING : "";
 
   // Stop sequences: the reply ends just before the first one found (a real model stops
   // generating there, so a tool call that would have come after is never made).
   const raw = api === "openai" ? body.stop : body.stop_sequences;
   const stops = (Array.isArray(raw) ? raw : raw == null ? [] : [raw]).filter((s) => typeof s === "string" && s);
-  let finish = tool ? "tool" : "end";
+  finish = finish || (tools.length > 0 ? "tool" : "end");
   let stopSequence = null;
   if (base !== "runaway") {
     let cut = -1;
@@ -262,11 +367,12 @@ function planReply(api, base, body) {
     }
     if (cut >= 0) {
       text = text.slice(0, cut);
-      tool = null;
+      tools = [];
       finish = "stop_sequence";
     }
   }
-  return { text, tool, finish, stopSequence, step, totalChars: text.length + (tool ? tool.args.length : 0) };
+  const totalChars = text.length + tools.reduce((n, t) => n + t.args.length, 0);
+  return { text, tools, tool: tools[0] || null, finish, stopSequence, step, totalChars, reasoning, refusal, blocks: base === "server-blocks" };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -274,27 +380,40 @@ function planReply(api, base, body) {
 // is the exact bytes of one SSE event, `chars` how many characters of reply text it carries,
 // `content` marks the events that carry reply text (the failure modes cut around those).
 
+const OPENAI_FINISH = { end: "stop", tool: "tool_calls", stop_sequence: "stop", length: "length", refusal: "stop" };
+const ANTHROPIC_STOP = { end: "end_turn", tool: "tool_use", stop_sequence: "stop_sequence", length: "max_tokens", refusal: "refusal" };
+
 function openaiStream(plan, ctx) {
   const nl = ctx.crlf ? "\r\n" : "\n";
   const head = { id: ctx.id, object: "chat.completion.chunk", created: ctx.created, model: ctx.model };
-  const includeUsage = Boolean(ctx.body.stream_options && ctx.body.stream_options.include_usage);
-  // With include_usage, every chunk has `usage: null` except the extra last one.
-  const usageNull = includeUsage ? { usage: null } : {};
-  const event = (obj, chars = 0) => ({ data: `data: ${JSON.stringify(obj)}${nl}${nl}`, chars, content: chars > 0 });
-  const chunk = (delta, finishReason = null, chars = 0) =>
-    event({ ...head, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }], ...usageNull }, chars);
+  // `usage-late` puts the usage on the finish chunk; `usage-then-error` always sends it.
+  const late = ctx.base === "usage-late";
+  const includeUsage = Boolean(ctx.body.stream_options && ctx.body.stream_options.include_usage) || ctx.base === "usage-then-error";
+  // With include_usage, every chunk has `usage: null` except the one that carries it.
+  const usageNull = includeUsage || late ? { usage: null } : {};
+  const event = (obj, chars = 0, content = chars > 0) => ({ data: `data: ${JSON.stringify(obj)}${nl}${nl}`, chars, content });
+  const chunk = (delta, finishReason = null, chars = 0, content = chars > 0, extra = usageNull) =>
+    event({ ...head, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }], ...extra }, chars, content);
 
-  const out = [chunk({ role: "assistant", content: "" })];
+  // A refusal's first delta says so (`refusal: ""`, `content: null`), as OpenAI's streams do.
+  const out = [chunk(plan.refusal ? { role: "assistant", content: null, refusal: "" } : { role: "assistant", content: "" })];
   out.push({ data: `: keep-alive${nl}${nl}`, chars: 0, content: false }); // an SSE comment line
+  // DeepSeek's reasoning models: `reasoning_content` first, `content: null` beside it.
+  for (const p of pieces(plan.reasoning, ctx.sizes)) out.push(chunk({ content: null, reasoning_content: p }, null, 0));
   for (const p of pieces(plan.text, ctx.sizes)) out.push(chunk({ content: p }, null, p.length));
-  if (plan.tool) {
+  for (const p of pieces(plan.refusal, ctx.sizes)) out.push(chunk({ refusal: p }, null, p.length, false));
+  plan.tools.forEach(({ id, name, args }, index) => {
     // The call's header (id, type, name, empty arguments), then the arguments in fragments.
-    const { id, name, args } = plan.tool;
-    out.push(chunk({ tool_calls: [{ index: 0, id, type: "function", function: { name, arguments: "" } }] }));
-    for (const f of pieces(args, ctx.argSizes)) out.push(chunk({ tool_calls: [{ index: 0, function: { arguments: f } }] }, null, f.length));
-  }
-  out.push(chunk({}, { end: "stop", tool: "tool_calls", stop_sequence: "stop" }[plan.finish]));
+    out.push(chunk({ tool_calls: [{ index, id, type: "function", function: { name, arguments: "" } }] }));
+    for (const f of pieces(args, ctx.argSizes)) out.push(chunk({ tool_calls: [{ index, function: { arguments: f } }] }, null, f.length));
+  });
+  out.push(chunk({}, OPENAI_FINISH[plan.finish], 0, false, late ? { usage: ctx.usage.openai } : usageNull));
   if (includeUsage) out.push(event({ ...head, choices: [], usage: ctx.usage.openai }));
+  if (ctx.base === "usage-then-error") {
+    const error = { error: { message: "The server had an error while processing your request. Sorry about that!", type: "server_error", param: null, code: null } };
+    out.push({ data: `data: ${JSON.stringify(error)}${nl}${nl}`, chars: 0, content: false });
+    return out;
+  }
   out.push({ data: `data: [DONE]${nl}${nl}`, chars: 0, content: false });
   return out;
 }
@@ -302,35 +421,62 @@ function openaiStream(plan, ctx) {
 function anthropicStream(plan, ctx) {
   const nl = ctx.crlf ? "\r\n" : "\n";
   const event = (obj, chars = 0) => ({ data: `event: ${obj.type}${nl}data: ${JSON.stringify(obj)}${nl}${nl}`, chars, content: chars > 0 });
+  const input = ctx.usage.anthropic.input_tokens;
   const out = [
     event({
       type: "message_start",
       message: {
         id: ctx.id, type: "message", role: "assistant", model: ctx.model, content: [],
         stop_reason: null, stop_sequence: null,
-        usage: { input_tokens: ctx.usage.anthropic.input_tokens, output_tokens: 1 },
+        usage: { input_tokens: input, output_tokens: 1 },
       },
     }),
-    event({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
-    event({ type: "ping" }),
   ];
-  for (const p of pieces(plan.text, ctx.sizes)) {
-    out.push(event({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: p } }, p.length));
+  let index = 0;
+  const block = (start, deltas, chars = (d) => 0) => {
+    out.push(event({ type: "content_block_start", index, content_block: start }));
+    if (index === 0) out.push(event({ type: "ping" }));
+    for (const d of deltas) out.push(event({ type: "content_block_delta", index, delta: d }, chars(d)));
+    out.push(event({ type: "content_block_stop", index }));
+    index += 1;
+  };
+  const textBlock = (text) => block({ type: "text", text: "" }, pieces(text, ctx.sizes).map((p) => ({ type: "text_delta", text: p })), (d) => d.text.length);
+  if (plan.reasoning) {
+    const thinking = pieces(plan.reasoning, [9, 14, 11]).map((p) => ({ type: "thinking_delta", thinking: p }));
+    block({ type: "thinking", thinking: "", signature: "" }, [...thinking, { type: "signature_delta", signature: SIGNATURE }]);
   }
-  out.push(event({ type: "content_block_stop", index: 0 }));
-  if (plan.tool) {
-    const { id, name, args } = plan.tool;
-    out.push(event({ type: "content_block_start", index: 1, content_block: { type: "tool_use", id, name, input: {} } }));
-    for (const f of pieces(args, ctx.argSizes)) {
-      out.push(event({ type: "content_block_delta", index: 1, delta: { type: "input_json_delta", partial_json: f } }, f.length));
-    }
-    out.push(event({ type: "content_block_stop", index: 1 }));
+  if (plan.blocks) {
+    // The text in three blocks, with a server-side web search and an MCP call between them.
+    const [a, b] = [Math.floor(plan.text.length / 3), Math.floor((2 * plan.text.length) / 3)];
+    textBlock(plan.text.slice(0, a));
+    const search = "srvtoolu_01WYG3ziw53XMcoyKL4XcZmE";
+    block({ type: "server_tool_use", id: search, name: "web_search", input: {} },
+      ['{"query": "Tim Cook', ' hometown"}'].map((p) => ({ type: "input_json_delta", partial_json: p })));
+    block({ type: "web_search_tool_result", tool_use_id: search, content: [{ type: "web_search_result", title: "Tim Cook - Wikipedia", url: "https://en.wikipedia.org/wiki/Tim_Cook", encrypted_content: "EqgfCioIARgBIiQ3YTAwMjY1Mi1mZjM5", page_age: "April 30, 2025" }] }, []);
+    textBlock(plan.text.slice(a, b));
+    const mcp = "mcptoolu_014Q35RayjACSWkSj4X2yov1";
+    block({ type: "mcp_tool_use", id: mcp, name: "echo", server_name: "example", input: {} },
+      [{ type: "input_json_delta", partial_json: '{"text":"hi"}' }]);
+    block({ type: "mcp_tool_result", tool_use_id: mcp, is_error: false, content: [{ type: "text", text: "hi" }] }, []);
+    textBlock(plan.text.slice(b));
+  } else if (plan.text || plan.tools.length === 0) {
+    textBlock(plan.text);
   }
-  out.push(event({
-    type: "message_delta",
-    delta: { stop_reason: { end: "end_turn", tool: "tool_use", stop_sequence: "stop_sequence" }[plan.finish], stop_sequence: plan.stopSequence },
-    usage: { output_tokens: ctx.usage.anthropic.output_tokens },
-  }));
+  for (const { id, name, args } of plan.tools) {
+    block({ type: "tool_use", id, name, input: {} },
+      pieces(args, ctx.argSizes).map((f) => ({ type: "input_json_delta", partial_json: f })), (d) => d.partial_json.length);
+  }
+  const delta = { stop_reason: ANTHROPIC_STOP[plan.finish], stop_sequence: plan.stopSequence };
+  if (plan.finish === "refusal") delta.stop_details = STOP_DETAILS;
+  // `usage-late`: the input count here is later, and larger, than message_start's.
+  const usage = ctx.base === "usage-late"
+    ? { input_tokens: input + 12, output_tokens: ctx.usage.anthropic.output_tokens }
+    : { output_tokens: ctx.usage.anthropic.output_tokens };
+  out.push(event({ type: "message_delta", delta, usage }));
+  if (ctx.base === "usage-then-error") {
+    out.push({ data: `event: error${nl}data: ${JSON.stringify({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } })}${nl}${nl}`, chars: 0, content: false });
+    return out;
+  }
   out.push(event({ type: "message_stop" }));
   return out;
 }
@@ -371,26 +517,31 @@ function breakStream(events, base, api, nl) {
 // Rendering a whole (non-streamed) answer.
 
 function openaiMessage(plan, ctx) {
-  const message = { role: "assistant", content: plan.text, refusal: null };
-  if (plan.tool) {
-    message.tool_calls = [{ id: plan.tool.id, type: "function", function: { name: plan.tool.name, arguments: plan.tool.args } }];
+  const message = { role: "assistant", content: plan.refusal ? null : plan.text, refusal: plan.refusal || null };
+  if (plan.reasoning) message.reasoning_content = plan.reasoning;
+  if (plan.tools.length > 0) {
+    message.tool_calls = plan.tools.map((t) => ({ id: t.id, type: "function", function: { name: t.name, arguments: t.args } }));
   }
   return {
     id: ctx.id, object: "chat.completion", created: ctx.created, model: ctx.model,
-    choices: [{ index: 0, message, logprobs: null, finish_reason: { end: "stop", tool: "tool_calls", stop_sequence: "stop" }[plan.finish] }],
+    choices: [{ index: 0, message, logprobs: null, finish_reason: OPENAI_FINISH[plan.finish] }],
     usage: ctx.usage.openai,
   };
 }
 
 function anthropicMessage(plan, ctx) {
-  const content = [{ type: "text", text: plan.text }];
-  if (plan.tool) content.push({ type: "tool_use", id: plan.tool.id, name: plan.tool.name, input: JSON.parse(plan.tool.args) });
-  return {
+  const content = [];
+  if (plan.reasoning) content.push({ type: "thinking", thinking: plan.reasoning, signature: SIGNATURE });
+  if (plan.text || plan.tools.length === 0) content.push({ type: "text", text: plan.text });
+  for (const t of plan.tools) content.push({ type: "tool_use", id: t.id, name: t.name, input: JSON.parse(t.args) });
+  const message = {
     id: ctx.id, type: "message", role: "assistant", model: ctx.model, content,
-    stop_reason: { end: "end_turn", tool: "tool_use", stop_sequence: "stop_sequence" }[plan.finish],
+    stop_reason: ANTHROPIC_STOP[plan.finish],
     stop_sequence: plan.stopSequence,
     usage: ctx.usage.anthropic,
   };
+  if (plan.finish === "refusal") message.stop_details = STOP_DETAILS;
+  return message;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -398,10 +549,12 @@ function anthropicMessage(plan, ctx) {
 
 /**
  * Starts the mock on 127.0.0.1.
- * @param {{ port?: number, delayMs?: number }} [options] port 0 (the default) picks a free port;
- *   delayMs (default 15) is the pause between two writes of a stream.
+ * @param {{ port?: number, delayMs?: number, stallMs?: number }} [options] port 0 (the default)
+ *   picks a free port; delayMs (default 15) is the pause between two writes of a stream;
+ *   stallMs (default 0: for ever) is how long the stall-* models stay silent before they drop
+ *   the connection (they never answer).
  */
-export async function startMockLlm({ port = 0, delayMs = 15 } = {}) {
+export async function startMockLlm({ port = 0, delayMs = 15, stallMs = 0 } = {}) {
   const log = [];
   const counts = new Map(); // "openai fail-429" -> requests seen, for the fail-first-N models
   let served = 0; // for response ids
@@ -500,6 +653,27 @@ export async function startMockLlm({ port = 0, delayMs = 15 } = {}) {
     const key = `${api} ${body.model}`;
     counts.set(key, (counts.get(key) || 0) + 1);
 
+    // Settles when the connection closes (client gone, or we are done); `gone` says which.
+    let gone = false;
+    const closed = new Promise((resolve) => res.once("close", () => resolve((gone = true))));
+    // Silence until the client hangs up, the mock closes, or `stallMs` runs out; then the
+    // connection drops with no answer.
+    const stall = async () => {
+      record.stalled = true;
+      await (stallMs > 0 ? Promise.race([sleep(stallMs), closed]) : closed);
+      if (!gone) {
+        record.cutByServer = true;
+        res.destroy();
+      }
+    };
+    if (base === "stall-before-headers") return stall();
+    if (base === "html-200" || base === "html-502") {
+      // An ordinary web server where the API should be. (With CORS headers, which a stray
+      // nginx would not send, so that the page can read and diagnose it at all.)
+      const html = base === "html-200" ? NGINX_WELCOME : NGINX_502;
+      return respond(base === "html-200" ? 200 : 502, { "Content-Type": "text/html", ...CORS }, html);
+    }
+
     const failure = failureFor(api, base, req, body, counts.get(key));
     if (failure) return fail(failure);
 
@@ -519,15 +693,20 @@ export async function startMockLlm({ port = 0, delayMs = 15 } = {}) {
         openai: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
         anthropic: { input_tokens: prompt, output_tokens: completion },
       },
+      base,
       // `slow` writes one character every 500 ms; the others 2-6 characters every delayMs.
       sizes: base === "slow" ? [1] : [3, 5, 2, 6, 4],
       argSizes: [3, 5, 4],
     };
     const delay = base === "slow" ? 500 : delayMs;
     const headers = base === "no-cors" ? {} : CORS;
-    // Settles when the connection closes (client gone, or we are done); `gone` says which.
-    let gone = false;
-    const closed = new Promise((resolve) => res.once("close", () => resolve((gone = true))));
+    if (base === "stall-after-headers") {
+      record.status = 200;
+      const type = body.stream ? "text/event-stream; charset=utf-8" : "application/json";
+      res.writeHead(200, { "Content-Type": type, "Cache-Control": "no-cache", ...headers });
+      res.flushHeaders();
+      return stall();
+    }
 
     if (!body.stream) {
       const answer = openai ? openaiMessage(plan, ctx) : anthropicMessage(plan, ctx);
@@ -539,7 +718,7 @@ export async function startMockLlm({ port = 0, delayMs = 15 } = {}) {
           ? openaiError(500, "The server had an error while processing your request.", "server_error")
           : anthropicError(529, "overloaded_error", "Overloaded"));
       }
-      if (base !== "cut-early" && base !== "bad-json") {
+      if (base !== "cut-early" && base !== "bad-json" && base !== "stall-mid-stream") {
         record.sentChars = plan.totalChars;
         return respond(200, { "Content-Type": "application/json", ...headers }, text);
       }
@@ -547,6 +726,7 @@ export async function startMockLlm({ port = 0, delayMs = 15 } = {}) {
       record.status = 200;
       res.writeHead(200, { "Content-Type": "application/json", ...headers });
       await write(res, text.slice(0, Math.floor(text.length / 2)), closed);
+      if (base === "stall-mid-stream") return stall();
       if (base === "cut-early") {
         record.cutByServer = true;
         return res.destroy();
@@ -557,9 +737,12 @@ export async function startMockLlm({ port = 0, delayMs = 15 } = {}) {
     const nl = crlf ? "\r\n" : "\n";
     const events = breakStream(openai ? openaiStream(plan, ctx) : anthropicStream(plan, ctx), base, api, nl);
     record.status = 200;
-    res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache", ...headers });
+    // `plain-sse`: an event stream labelled as text, as some servers send it.
+    const type = base === "plain-sse" ? "text/plain; charset=utf-8" : "text/event-stream; charset=utf-8";
+    res.writeHead(200, { "Content-Type": type, "Cache-Control": "no-cache", ...headers });
     res.flushHeaders();
     res.socket?.setNoDelay(true); // each small write goes out at once
+    let texts = 0; // text deltas sent (`stall-mid-stream` goes quiet after the third)
     for (let i = 0; i < events.length; i++) {
       if (gone) return; // the client went away; `aborted` is already recorded
       const e = events[i];
@@ -570,6 +753,7 @@ export async function startMockLlm({ port = 0, delayMs = 15 } = {}) {
       await write(res, e.data, closed);
       if (gone) return;
       record.sentChars += e.chars;
+      if (e.content && ++texts === 3 && base === "stall-mid-stream") return stall();
       if (i < events.length - 1) await Promise.race([sleep(delay), closed]);
     }
     res.end();
@@ -620,14 +804,14 @@ function write(res, data, closed) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Command line: `node tests/mock/llm.mjs --port 8123 [--delay 15]`.
+// Command line: `node tests/mock/llm.mjs --port 8123 [--delay 15] [--stall 0]`.
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const arg = (name, fallback) => {
     const i = process.argv.indexOf(name);
     return i >= 0 && process.argv[i + 1] !== undefined ? Number(process.argv[i + 1]) : fallback;
   };
-  const mock = await startMockLlm({ port: arg("--port", 8123), delayMs: arg("--delay", 15) });
+  const mock = await startMockLlm({ port: arg("--port", 8123), delayMs: arg("--delay", 15), stallMs: arg("--stall", 0) });
   console.log(`mock llm listening on ${mock.url}`);
   for (const signal of ["SIGINT", "SIGTERM"]) {
     process.on(signal, () => mock.close().then(() => process.exit(0)));

@@ -650,3 +650,211 @@ test("CLI: --port 0 prints its URL and serves", async () => {
     await once(child, "exit");
   }
 });
+
+// --- real providers' faults --------------------------------------------------------------------
+
+const TOOL = [{ type: "function", function: { name: "search", parameters: {} } }];
+const ANTHROPIC_TOOL = [{ name: "search", input_schema: { type: "object" } }];
+const anthropicEvents = (events) => events.filter((e) => e.data).map((e) => JSON.parse(e.data));
+
+describe("provider faults", () => {
+  test("stall-before-headers: not even a status line until the client hangs up", async () => {
+    const controller = new AbortController();
+    const pending = openai({ model: "stall-before-headers", stream: true }, {}, { signal: controller.signal });
+    await eventually(() => mock.log[0]?.stalled === true);
+    assert.equal(mock.log[0].status, null);
+    controller.abort();
+    await assert.rejects(pending);
+    await eventually(() => mock.log[0].aborted === true);
+  });
+
+  test("stall-after-headers and stall-mid-stream: headers, then silence", async () => {
+    let controller = new AbortController();
+    let res = await openai({ model: "stall-after-headers", stream: true }, {}, { signal: controller.signal });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get("content-type"), /text\/event-stream/);
+    await eventually(() => mock.log[0]?.stalled === true);
+    controller.abort();
+
+    controller = new AbortController();
+    res = await anthropic({ model: "stall-mid-stream", stream: true });
+    const reader = res.body.getReader();
+    let text = "";
+    while (anthropicText(parseSse(text)).length < 10) text += new TextDecoder().decode((await reader.read()).value);
+    await eventually(() => mock.log.at(-1).stalled === true);
+    assert.equal(anthropicText(parseSse(text)), "Thought: I");
+    assert.ok(!text.includes("message_stop"));
+    await reader.cancel();
+  });
+
+  test("stallMs: the stall ends by dropping the connection, never answering; close() ends stalls at once", async () => {
+    const short = await startMockLlm({ delayMs: 1, stallMs: 50 });
+    try {
+      const res = await fetch(`${short.url}/v1/chat/completions`, {
+        method: "POST", headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model: "stall-after-headers", stream: true, messages: [user()] }),
+      });
+      const { text, error } = await readAll(res);
+      assert.equal(text, "");
+      assert.ok(error, "the body ends in an error, not an answer");
+      await assert.rejects(fetch(`${short.url}/v1/chat/completions`, {
+        method: "POST", headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model: "stall-before-headers", messages: [user()] }),
+      }));
+    } finally {
+      await short.close();
+    }
+    const forever = await startMockLlm({ delayMs: 1 });
+    const stalled = [1, 2, 3, 4].map(() => fetch(`${forever.url}/v1/chat/completions`, {
+      method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "stall-before-headers", messages: [user()] }),
+    }).catch((e) => e));
+    await eventually(() => forever.log.filter((r) => r.stalled).length === 4);
+    const started = Date.now();
+    await forever.close();
+    assert.ok(Date.now() - started < 1000);
+    assert.ok((await Promise.all(stalled)).every((r) => r instanceof Error));
+  });
+
+  test("html-200 and html-502: nginx's own pages, as text/html", async () => {
+    let res = await openai({ model: "html-200", stream: true });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("content-type"), "text/html");
+    assert.match(await res.text(), /<title>Welcome to nginx!<\/title>/);
+    for (let i = 0; i < 3; i++) {
+      res = await anthropic({ model: "html-502", stream: true });
+      assert.equal(res.status, 502);
+      const page = await res.text();
+      assert.ok(page.includes("<title>502 Bad Gateway</title>\r\n") || page.includes("<head><title>502 Bad Gateway</title></head>\r\n"));
+    }
+  });
+
+  test("plain-sse: the normal stream, labelled text/plain", async () => {
+    const res = await openai({ model: "plain-sse", stream: true });
+    assert.equal(res.headers.get("content-type"), "text/plain; charset=utf-8");
+    assert.equal(openaiText(openaiChunks(parseSse(await res.text()))), MRKL_1);
+  });
+
+  test("refusal: OpenAI's refusal deltas; Anthropic's stop_reason refusal with stop_details", async () => {
+    const chunks = openaiChunks(parseSse(await (await openai({ model: "refusal", stream: true })).text()));
+    assert.deepEqual(chunks[0].choices[0].delta, { role: "assistant", content: null, refusal: "" });
+    assert.equal(chunks.map((c) => c.choices[0]?.delta.refusal ?? "").join(""), "I'm sorry, but I can't help with that request.");
+    assert.equal(openaiText(chunks), "");
+    assert.equal(chunks.at(-1).choices[0].finish_reason, "stop");
+
+    const events = anthropicEvents(parseSse(await (await anthropic({ model: "refusal", stream: true })).text()));
+    const delta = events.find((e) => e.type === "message_delta").delta;
+    assert.equal(delta.stop_reason, "refusal");
+    assert.deepEqual(delta.stop_details, { type: "refusal", category: "cyber", explanation: "This request was declined because it could enable cyber harm." });
+  });
+
+  test("length and length-after-action: cut replies with finish_reason length / stop_reason max_tokens", async () => {
+    const chunks = openaiChunks(parseSse(await (await openai({ model: "length", stream: true })).text()));
+    assert.ok(!openaiText(chunks).includes("Action"));
+    assert.equal(chunks.at(-1).choices[0].finish_reason, "length");
+    const events = parseSse(await (await anthropic({ model: "length-after-action", stream: true })).text());
+    assert.match(anthropicText(events), /Action: search\nAction Input: Tim Cook\nThought: Once I know$/);
+    assert.equal(anthropicEvents(events).find((e) => e.type === "message_delta").delta.stop_reason, "max_tokens");
+  });
+
+  test("parallel-tools: two calls; the next turn answers only when each id comes back", async () => {
+    const chunks = openaiChunks(parseSse(await (await openai({ model: "parallel-tools", stream: true, tools: TOOL })).text()));
+    const calls = chunks.flatMap((c) => c.choices[0]?.delta.tool_calls ?? []);
+    const ids = calls.filter((c) => c.id).map((c) => c.id);
+    assert.deepEqual(ids, ["call_Hq4mZ1bVf0aWc7Xk2LpT9sNe", "call_3ZpYw8Rk5mJd1QvXa6Ge0uHc"]);
+    const args = [0, 1].map((i) => JSON.parse(calls.filter((c) => c.index === i).map((c) => c.function.arguments).join("")));
+    assert.deepEqual(args, [{ query: "Tim Cook" }, { query: "Apple Inc." }]);
+    assert.equal(openaiText(chunks), "");
+    const turn = (sent, answered) => [user(),
+      { role: "assistant", content: null, tool_calls: sent.map((id, i) => ({ id, type: "function", function: { name: "search", arguments: JSON.stringify(args[i]) } })) },
+      ...answered.map((id) => ({ role: "tool", tool_call_id: id, content: "found" }))];
+    let res = await openai({ model: "parallel-tools", stream: true, tools: TOOL, messages: turn(ids, ids) });
+    assert.equal(openaiText(openaiChunks(parseSse(await res.text()))), "Tim Cook, Apple's CEO, was born in Mobile, Alabama.");
+    res = await openai({ model: "parallel-tools", stream: true, tools: TOOL, messages: turn(ids, ids.slice(0, 1)) });
+    assert.equal(res.status, 400);
+    assert.match((await res.json()).error.message, /did not have response messages: call_3ZpYw8Rk5mJd1QvXa6Ge0uHc/);
+    res = await openai({ model: "parallel-tools", stream: true, tools: TOOL, messages: turn(["call_1", "call_1_2"], ["call_1", "call_1_2"]) });
+    assert.match((await res.json()).error.message, /^mock: the tool call ids were changed/);
+
+    const events = anthropicEvents(parseSse(await (await anthropic({ model: "parallel-tools", stream: true, tools: ANTHROPIC_TOOL })).text()));
+    const uses = events.filter((e) => e.type === "content_block_start" && e.content_block.type === "tool_use").map((e) => e.content_block.id);
+    assert.deepEqual(uses, ["toolu_01A09q90qw90lq917835lq9", "toolu_01B7mKq2xZ8pLw4nRv6tYh3s"]);
+    const history = (results) => [user(),
+      { role: "assistant", content: uses.map((id, i) => ({ type: "tool_use", id, name: "search", input: args[i] })) },
+      { role: "user", content: results.map((id) => ({ type: "tool_result", tool_use_id: id, content: "found" })) }];
+    res = await anthropic({ model: "parallel-tools", stream: true, tools: ANTHROPIC_TOOL, messages: history(uses) });
+    assert.equal(res.status, 200);
+    res = await anthropic({ model: "parallel-tools", stream: true, tools: ANTHROPIC_TOOL, messages: history([uses[0], "toolu_other"]) });
+    assert.match((await res.json()).error.message, /unexpected `tool_use_id` found in `tool_result` blocks: toolu_other/);
+  });
+
+  test("provider-ids: one call whose id must come back exactly", async () => {
+    const chunks = openaiChunks(parseSse(await (await openai({ model: "provider-ids", stream: true, tools: TOOL })).text()));
+    const id = chunks.flatMap((c) => c.choices[0]?.delta.tool_calls ?? []).find((c) => c.id).id;
+    assert.equal(id, "call_Xy9kQ2mN7pL4sR8tV1wZ3bC6");
+    const history = (back) => [user(),
+      { role: "assistant", content: "I need to find out who the CEO of Apple is.", tool_calls: [{ id, type: "function", function: { name: "search", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: back, content: "Tim Cook" }];
+    assert.equal((await openai({ model: "provider-ids", stream: true, tools: TOOL, messages: history(id) })).status, 200);
+    assert.equal((await openai({ model: "provider-ids", stream: true, tools: TOOL, messages: history("call_1") })).status, 400);
+  });
+
+  test("reasoning: DeepSeek's reasoning_content, then the ReAct content; Anthropic's thinking block", async () => {
+    const chunks = openaiChunks(parseSse(await (await openai({ model: "reasoning", stream: true })).text()));
+    const reasoning = chunks.map((c) => c.choices[0]?.delta.reasoning_content ?? "").join("");
+    assert.match(reasoning, /^The user wants the hometown of Apple's current CEO/);
+    assert.equal(openaiText(chunks), MRKL_1);
+    const firstText = chunks.findIndex((c) => c.choices[0]?.delta.content);
+    assert.ok(chunks.slice(firstText).every((c) => !c.choices[0]?.delta.reasoning_content));
+
+    const events = anthropicEvents(parseSse(await (await anthropic({ model: "reasoning", stream: true })).text()));
+    assert.equal(events[1].content_block.type, "thinking");
+    assert.equal(events.filter((e) => e.delta?.type === "signature_delta").length, 1);
+    assert.equal(events.filter((e) => e.delta?.type === "text_delta").map((e) => e.delta.text).join(""), MRKL_1);
+  });
+
+  test("thinking-tools (Anthropic): the next turn must start with the same signed thinking block", async () => {
+    const events = anthropicEvents(parseSse(await (await anthropic({ model: "thinking-tools", stream: true, tools: ANTHROPIC_TOOL })).text()));
+    const thinking = events.filter((e) => e.delta?.type === "thinking_delta").map((e) => e.delta.thinking).join("");
+    const signature = events.find((e) => e.delta?.type === "signature_delta").delta.signature;
+    const use = events.find((e) => e.content_block?.type === "tool_use").content_block;
+    const history = (blocks) => [user(), { role: "assistant", content: [...blocks, { type: "tool_use", id: use.id, name: "search", input: { query: "current CEO of Apple" } }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: use.id, content: "Tim Cook" }] }];
+    let res = await anthropic({ model: "thinking-tools", stream: true, tools: ANTHROPIC_TOOL, messages: history([{ type: "thinking", thinking, signature }]) });
+    assert.equal(res.status, 200);
+    res = await anthropic({ model: "thinking-tools", stream: true, tools: ANTHROPIC_TOOL, messages: history([]) });
+    assert.match((await res.json()).error.message, /^messages\.1\.content\.0\.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`/);
+    res = await anthropic({ model: "thinking-tools", stream: true, tools: ANTHROPIC_TOOL, messages: history([{ type: "thinking", thinking, signature: "forged" }]) });
+    assert.match((await res.json()).error.message, /Invalid `signature` in `thinking` block/);
+  });
+
+  test("server-blocks (Anthropic): the text in three blocks around server-side tool blocks", async () => {
+    const events = anthropicEvents(parseSse(await (await anthropic({ model: "server-blocks", stream: true })).text()));
+    const types = events.filter((e) => e.type === "content_block_start").map((e) => e.content_block.type);
+    assert.deepEqual(types, ["text", "server_tool_use", "web_search_tool_result", "text", "mcp_tool_use", "mcp_tool_result", "text"]);
+    assert.equal(events.filter((e) => e.delta?.type === "text_delta").map((e) => e.delta.text).join(""), MRKL_1);
+  });
+
+  test("usage-late and usage-then-error: where the figures come, and an error after them", async () => {
+    const events = anthropicEvents(parseSse(await (await anthropic({ model: "usage-late", stream: true })).text()));
+    const early = events[0].message.usage.input_tokens;
+    assert.equal(events.find((e) => e.type === "message_delta").usage.input_tokens, early + 12);
+    const chunks = openaiChunks(parseSse(await (await openai({ model: "usage-late", stream: true })).text()));
+    assert.ok(chunks.at(-1).usage.prompt_tokens > 0 && chunks.at(-1).choices[0].finish_reason === "stop");
+    assert.ok(chunks.slice(0, -1).every((c) => c.usage === null));
+
+    const text = await (await openai({ model: "usage-then-error", stream: true })).text();
+    const last = openaiChunks(parseSse(text));
+    assert.ok(last.at(-2).usage.completion_tokens > 0);
+    assert.equal(last.at(-1).error.type, "server_error");
+    assert.ok(!text.includes("[DONE]"));
+  });
+
+  test("fail-401-masked: OpenAI quotes the key's first 8 and last 4 characters", async () => {
+    const key = "sk-canary-0123456789abcdef";
+    const res = await openai({ model: "fail-401-masked" }, { authorization: `Bearer ${key}` });
+    assert.equal(res.status, 401);
+    assert.match((await res.json()).error.message, /^Incorrect API key provided: sk-canar\*{14}cdef\./);
+    assert.equal((await anthropic({ model: "fail-401-masked" })).status, 401);
+  });
+});
