@@ -397,7 +397,8 @@ export class TaoTrajectory extends HTMLElement {
     let node = this.#reasoning.get(index);
     if (!node) {
       const box = reasoningDetails("");
-      node = box.querySelector("pre").firstChild;
+      node = document.createTextNode("");
+      box.querySelector("pre").append(node);
       this.#insert(index, box);
       this.#reasoning.set(index, node);
     }
@@ -668,7 +669,9 @@ function stepBlock(step, editing = false, stop = null) {
     if (obs !== null && obs !== undefined && !(c.repair && obs === c.repair.message)) add(observationCard(obs, c.fuel), "observation");
   });
   numberCalls(body);
-  for (const note of step.notes ?? []) body.append(noteCard(note));
+  // The note a failed step ends with says what the stop card below it says: drawn once.
+  const said = stop?.message && `interrupted: ${stop.message}`;
+  for (const note of step.notes ?? []) if (note !== said) body.append(noteCard(note));
   const raw = calls.length ? calls[calls.length - 1].raw : "";
   const unfinished = step.observation == null && !hasAnswer && ["refused", "truncated", "error"].includes(stop?.reason);
   if (raw && unfinished) body.append(partialCard(stop.reason, raw));
