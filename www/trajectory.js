@@ -60,8 +60,6 @@ export class TaoTrajectory extends HTMLElement {
   #rawBox = new Map();
   /** Per step, the live reasoning text node that `reasoning` deltas are appended to. */
   #reasoning = new Map();
-  /** Per step, the last card of each tool call (by its position `call`): where its next card goes. */
-  #callEnds = new Map();
   /** Approval requests waiting for the reader, by step index. */
   #pending = new Map();
   /** The step being run: where an approval request goes. */
@@ -346,7 +344,6 @@ export class TaoTrajectory extends HTMLElement {
     this.#raw.clear();
     this.#rawBox.clear();
     this.#reasoning.clear();
-    this.#callEnds.clear();
     this.#pending.clear();
     this.replaceChildren();
   }
@@ -411,14 +408,12 @@ export class TaoTrajectory extends HTMLElement {
    * Observation however the tools' results arrive.
    */
   #insertCall(index, call = 0, card) {
+    const body = this.#body(index);
+    const before = [...body.querySelectorAll(":scope > [data-call]")].filter((n) => n.dataset.call <= call).at(-1);
     forCall(card, call);
-    const ends = this.#callEnds.get(index) ?? new Map();
-    this.#callEnds.set(index, ends);
-    const before = [...ends].filter(([k, node]) => k <= call && node.isConnected).sort((a, b) => b[0] - a[0])[0];
-    if (before) before[1].after(card);
+    if (before) before.after(card);
     else this.#insert(index, card);
-    ends.set(call, card);
-    numberCalls(this.#body(index));
+    numberCalls(body);
   }
 
   /** Inserts a card before the raw text (live or folded), which stays last in its step. */

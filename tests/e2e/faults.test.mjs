@@ -18,8 +18,9 @@
 //                  before its tool call; server-side blocks skipped with a note
 //   usage          Anthropic's later input count is the one shown
 //   keys           a 401 quoting the key's ends: its first 8 characters appear nowhere
-//   screenshots    a step with reasoning and parallel calls, and the refusal card, at 1366×850
-//                  and 390×844, light and dark, English and Chinese: out/faults-*.png
+//   screenshots    a step with reasoning and parallel calls, the refusal card and the Model
+//                  panel, at 1366×850 and 390×844, light and dark, English and Chinese:
+//                  out/faults-*.png
 
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -328,26 +329,39 @@ describe("screenshots", () => {
 
     const page = await openPage(env, { viewport: { width: 1366, height: 850 } });
     const sizes = { desktop: { width: 1366, height: 850 }, phone: { width: 390, height: 844 } };
-    for (const [name, file] of Object.entries(files)) {
-      await page.setInputFiles("input[data-import-file]", file);
-      await page.waitForSelector(`tao-trajectory [data-kind="${name === "parallel" ? "answer" : "stop"}"]`);
-      await page.locator("tao-trajectory details.reasoning").evaluateAll((ds) => ds.forEach((d) => (d.open = true)));
-      for (const lang of ["en", "zh"]) {
-        await page.selectOption("#lang", lang);
-        await page.locator("tao-trajectory details.reasoning").evaluateAll((ds) => ds.forEach((d) => (d.open = true)));
-        for (const [size, viewport] of Object.entries(sizes)) {
-          await page.setViewportSize(viewport);
-          for (const scheme of ["light", "dark"]) {
-            await page.emulateMedia({ colorScheme: scheme });
-            const target = name === "parallel" ? '[data-step="1"]' : '[data-kind="stop"]';
-            await page.locator(`tao-trajectory ${target}`).scrollIntoViewIfNeeded();
-            await page.screenshot({ path: path.join(OUT, `faults-${name}-${size}-${scheme}-${lang}.png`) });
-            const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-            assert.ok(overflow <= 0, `no sideways scroll (${name} ${size} ${lang}): ${overflow}px`);
+    const shoot = async (name, target, { element = false } = {}) => {
+      for (const [size, viewport] of Object.entries(sizes)) {
+        await page.setViewportSize(viewport);
+        for (const scheme of ["light", "dark"]) {
+          await page.emulateMedia({ colorScheme: scheme });
+          const file = path.join(OUT, `faults-${name}-${size}-${scheme}-${await page.inputValue("#lang")}.png`);
+          const node = page.locator(target).first();
+          if (element) await node.screenshot({ path: file });
+          else {
+            await node.evaluate((n) => n.scrollIntoView({ block: "start" }));
+            await page.screenshot({ path: file });
           }
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          assert.ok(overflow <= 0, `no sideways scroll (${file}): ${overflow}px`);
         }
       }
+    };
+    for (const lang of ["en", "zh"]) {
+      await page.selectOption("#lang", lang);
+      for (const [name, file] of Object.entries(files)) {
+        await page.setInputFiles("input[data-import-file]", file);
+        await page.waitForSelector(`tao-trajectory [data-kind="${name === "parallel" ? "answer" : "stop"}"]`);
+        await page.locator("tao-trajectory details.reasoning").evaluateAll((ds) => ds.forEach((d) => (d.open = true)));
+        await shoot(name, name === "parallel" ? 'tao-trajectory [data-step="1"]' : "tao-trajectory .card-task");
+      }
+      // The Model panel with a provider chosen: Max tokens and the two timeouts, defaults shown.
+      await page.selectOption("#provider", "openai");
+      await shoot("model", "[data-model-settings]", { element: true });
+      await page.selectOption("#provider", "scripted");
     }
+    assert.equal(await page.inputValue("#firstByteTimeout"), "120");
+    assert.equal(await page.inputValue("#idleTimeout"), "60");
+    assert.equal(await page.textContent('label[for="firstByteTimeout"]'), "首字节超时(秒)");
     assert.equal(await page.textContent('tao-trajectory [data-kind="stop"] .card-label'), "已停止 · 模型拒绝回答");
     assertClean(page);
     await page.context().close();
