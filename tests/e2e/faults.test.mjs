@@ -336,10 +336,10 @@ describe("screenshots", () => {
           await page.emulateMedia({ colorScheme: scheme });
           const file = path.join(OUT, `faults-${name}-${size}-${scheme}-${await page.inputValue("#lang")}.png`);
           const node = page.locator(target).first();
-          if (element) await node.screenshot({ path: file });
+          if (element) await node.screenshot({ path: file, animations: "disabled" });
           else {
             await node.evaluate((n) => n.scrollIntoView({ block: "start" }));
-            await page.screenshot({ path: file });
+            await page.screenshot({ path: file, animations: "disabled" });
           }
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
           assert.ok(overflow <= 0, `no sideways scroll (${file}): ${overflow}px`);
