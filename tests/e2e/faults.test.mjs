@@ -103,6 +103,9 @@ describe("timeouts", () => {
     // card right below it).
     assert.deepEqual(await stepCards(page, 1), ["partial"]);
     assert.match((await texts(page, "stop"))[0], /the stream stalled/);
+    await page.click('button[data-action="share"]');
+    await page.waitForFunction(() => location.search.includes("autorun=1"));
+    assert.equal(new URL(page.url()).searchParams.get("idle"), "1", "a changed timeout travels in the link");
     await page.context().close();
   });
 });
@@ -168,6 +171,16 @@ describe("outcomes", () => {
     const partial = await texts(page, "partial");
     assert.match(partial[0], /^The reply so far \(cut at the token limit\)Thought: I need to find out who the CEO of Apple is, and then I will look up where he was$/);
     assert.equal(posts().length, 1);
+    // The limit travels in a share link, as the other model settings do (the timeouts only when
+    // changed), and comes back when the link is opened.
+    await page.click('button[data-action="share"]');
+    await page.waitForFunction(() => location.search.includes("autorun=1"));
+    const link = new URL(page.url());
+    assert.equal(link.searchParams.get("maxTokens"), "64");
+    assert.ok(!link.searchParams.has("firstByte") && !link.searchParams.has("idle"));
+    const again = await openPage(env, { query: link.search.replace("autorun=1", "autorun=0") });
+    assert.equal(await again.inputValue("#maxTokens"), "64");
+    await again.context().close();
     await page.context().close();
   });
 });
