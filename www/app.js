@@ -73,6 +73,9 @@ export function agentConfig(settings, panel = toolsPanel.settings()) {
       baseUrl: settings.baseUrl || undefined,
       model: settings.model || undefined,
       apiKey: settings.apiKey || undefined,
+      maxTokens: settings.maxTokens,
+      firstByteTimeoutMs: settings.firstByteTimeoutMs,
+      idleTimeoutMs: settings.idleTimeoutMs,
     });
   }
   return config;

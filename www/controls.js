@@ -1,6 +1,6 @@
 //! `<tao-controls>`: the settings form (scenario, task, format, language, max steps, speed, and
-//! the model: provider, base URL, model name, key) and the buttons (Run, Step, Pause, Resume,
-//! Stop, Export, Import, Share, Test connection).
+//! the model: provider, base URL, model name, key, max tokens, the two timeouts) and the buttons
+//! (Run, Step, Pause, Resume, Stop, Export, Import, Share, Test connection).
 //!
 //! It owns no agent. It turns clicks into bubbling `CustomEvent`s that the page's parts (`run.js`,
 //! `share.js`, …, installed by `main.js`) listen for:
@@ -101,6 +101,10 @@ export class TaoControls extends HTMLElement {
       baseUrl: value("baseUrl").trim(),
       model: value("model").trim(),
       apiKey: value("apiKey").trim(),
+      maxTokens: number(value("maxTokens")) || undefined, // 0 or empty: the provider's default
+      // Shown in seconds, sent in milliseconds; empty is the core's default, 0 no limit.
+      firstByteTimeoutMs: number(value("firstByteTimeout"), 1000),
+      idleTimeoutMs: number(value("idleTimeout"), 1000),
       remember: this.#field("[data-remember]").checked,
       stepMode: this.#field("[data-step-mode]").checked,
     };
@@ -190,4 +194,10 @@ export class TaoControls extends HTMLElement {
     for (const b of this.querySelectorAll("button")) b.disabled = !ready;
     if (ready) this.setRunning(false);
   }
+}
+
+/** A number field's value times `scale`, rounded; undefined when empty, negative or not a number. */
+function number(text, scale = 1) {
+  const n = Number(text);
+  return text.trim() !== "" && Number.isFinite(n) && n >= 0 ? Math.round(n * scale) : undefined;
 }

@@ -60,7 +60,8 @@ async function start() {
   controls.apply({ format: query.format, task: query.task, maxSteps: query.maxSteps, delayMs: query.delayMs, stepMode: query.stepMode });
   controls.apply({ provider: query.provider });
   provider.useProvider(controls.settings().provider);
-  controls.apply({ baseUrl: query.baseUrl, model: query.model });
+  const { baseUrl, model, maxTokens, firstByteTimeout, idleTimeout } = query;
+  controls.apply({ baseUrl, model, maxTokens, firstByteTimeout, idleTimeout });
   controls.setReady(true);
   showStatus(t("status.ready"));
   document.body.dataset.ready = "true";

@@ -229,6 +229,11 @@ export class TaoPrompt extends HTMLElement {
       if (call.usage) facts.push(`${call.usage.prompt_tokens} / ${call.usage.completion_tokens} ${t("usage.tokens")}`);
       head.append(el("span", { class: "reply-call-facts" }, facts.filter(Boolean).join(" · ")));
       box.append(head);
+      if (call.thinking?.text) {
+        const thinking = el("details", { class: "reasoning" });
+        thinking.append(el("summary", {}, t("card.reasoning")), el("pre", { class: "reasoning-text" }, call.thinking.text));
+        box.append(thinking);
+      }
       box.append(el("pre", { class: "reply-text" }, call.raw || t("prompt.empty")));
       if (typeof call.cut === "string") {
         box.append(el("p", { class: "cut-marker", "data-cut": "" }, t("prompt.cut")));
@@ -244,12 +249,18 @@ export class TaoPrompt extends HTMLElement {
         why.append(el("span", {}, t("prompt.retried")), " ", el("code", {}, call.retried.why ?? ""));
         box.append(why, el("p", { class: "reply-retried-message" }, call.retried.message ?? ""));
       }
-      // In native tool calling the call travels beside the text, so the raw text lacks it.
+      // In native tool calling the calls travel beside the text, so the raw text lacks them:
+      // each call (the step's own, then those made beside it), its id, and what its tool said.
       if (last && step.action && (format === "tools" || format === "auto")) {
-        const callBox = el("div", { class: "reply-tool-call" });
-        callBox.append(el("span", { class: "prompt-sub" }, t("prompt.toolCall")));
-        callBox.append(el("pre", { class: "prompt-code" }, `${step.action.tool} ${json(step.action.input)}`));
-        box.append(callBox);
+        for (const c of [step, ...(step.parallel ?? [])]) {
+          const callBox = el("div", { class: "reply-tool-call", "data-tool-call": c.action.id ?? "" });
+          callBox.append(el("span", { class: "prompt-sub" }, t("prompt.toolCall")));
+          if (c.action.id) callBox.append(" ", el("code", { class: "prompt-call-id" }, c.action.id));
+          callBox.append(el("pre", { class: "prompt-code" }, `${c.action.tool} ${json(c.action.input)}`));
+          const said = c.repair?.message ?? c.observation;
+          if (said != null) callBox.append(el("span", { class: "prompt-sub" }, t("card.observation")), el("pre", { class: "prompt-code" }, said));
+          box.append(callBox);
+        }
       }
       side.append(box);
     });

@@ -103,8 +103,10 @@ function paused(traj) {
   // Drawn as a live view: no Edit buttons on a run that is still going (fork once it ends).
   view.render(traj, { live: true });
   const last = traj.steps[traj.steps.length - 1];
-  if (last?.action && last.observation === null) {
-    view.showPause({ kind: "tool", index: last.index, tool: last.action.tool, input: last.action.input });
+  // The tool call about to run: the step's own, or one made beside it in the same reply.
+  const waiting = last?.action && [last, ...(last.parallel ?? [])].find((c) => c.observation == null);
+  if (waiting) {
+    view.showPause({ kind: "tool", index: last.index, tool: waiting.action.tool, input: waiting.action.input });
   } else {
     let messages = [];
     try {

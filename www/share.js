@@ -6,7 +6,7 @@ import { t } from "./i18n.js";
 import { toolsPanel, showStatus } from "./app.js";
 import { isShareable, wikiChosenByUser } from "./page-tools.js";
 
-/** The query string's settings: ?scenario=&format=&lang=&task=&maxSteps=&delay=&provider=&base=&model=&wiki=&tools=&mode=step&autorun=1 (never a key). */
+/** The query string's settings: ?scenario=&format=&lang=&task=&maxSteps=&delay=&provider=&base=&model=&maxTokens=&firstByte=&idle=&wiki=&tools=&mode=step&autorun=1 (never a key). */
 export function readQuery() {
   const q = new URLSearchParams(location.search);
   const num = (key) => (q.has(key) && q.get(key) !== "" && Number.isFinite(Number(q.get(key))) ? Number(q.get(key)) : undefined);
@@ -20,6 +20,9 @@ export function readQuery() {
     provider: q.get("provider") ?? undefined,
     baseUrl: q.get("base") ?? undefined,
     model: q.get("model") ?? undefined,
+    maxTokens: num("maxTokens"),
+    firstByteTimeout: num("firstByte"),
+    idleTimeout: num("idle"),
     wiki: q.get("wiki") ?? undefined,
     tools: q.has("tools") ? q.get("tools").split(",").filter(Boolean) : undefined,
     stepMode: q.get("mode") === "step" ? true : undefined,
@@ -46,6 +49,12 @@ async function share(s) {
     q.set("provider", s.provider);
     if (s.baseUrl) q.set("base", s.baseUrl);
     if (s.model) q.set("model", s.model);
+    if (s.maxTokens) q.set("maxTokens", String(s.maxTokens));
+    // The timeouts travel when changed from the defaults the form shows (in seconds, as shown).
+    for (const [param, id] of [["firstByte", "firstByteTimeout"], ["idle", "idleTimeout"]]) {
+      const field = document.getElementById(id);
+      if (field.value !== field.defaultValue) q.set(param, field.value);
+    }
   }
   q.set("autorun", "1");
   const url = `${location.origin}${location.pathname}?${q}`;

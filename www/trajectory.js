@@ -1,5 +1,7 @@
 //! `<tao-trajectory>`: draws a ReAct trajectory as one block per step, with a card for each
-//! Thought, Action, Observation, Answer, bad call (repair) and note.
+//! Thought, Action, Observation, Answer, bad call (repair) and note, and the model's reasoning
+//! folded at the top of its step. A reply that made several tool calls at once (native tool
+//! calling) shows each call's Action and then its Observation, in the model's order.
 //!
 //! It has two inputs and one rule. While a run streams, `handleEvent(ev)` takes the agent's
 //! events (`step`, `token`, `thought`, …) and shows the model's raw words live, then the parsed
@@ -56,6 +58,8 @@ export class TaoTrajectory extends HTMLElement {
   #raw = new Map();
   /** Per step, the element holding the current reply's raw text (live or folded); cards go before it. */
   #rawBox = new Map();
+  /** Per step, the live reasoning text node that `reasoning` deltas are appended to. */
+  #reasoning = new Map();
   /** Approval requests waiting for the reader, by step index. */
   #pending = new Map();
   /** The step being run: where an approval request goes. */
@@ -106,7 +110,11 @@ export class TaoTrajectory extends HTMLElement {
         if (ev.n > 1) {
           this.#endRaw(ev.index);
           this.#rawBox.delete(ev.index);
+          this.#reasoning.delete(ev.index);
         }
+        break;
+      case "reasoning":
+        this.#think(ev.index, ev.text);
         break;
       case "token":
         this.#token(ev.index, ev.text);
@@ -116,22 +124,23 @@ export class TaoTrajectory extends HTMLElement {
         break;
       case "action":
         this.#endRaw(ev.index);
-        this.#insert(ev.index, actionCard(ev.tool, ev.input));
+        this.#insertCall(ev.index, ev.call, actionCard(ev.tool, ev.input));
         break;
       case "observation":
         this.#endRaw(ev.index);
-        this.#insert(ev.index, observationCard(ev.text, ev.fuel));
+        this.#insertCall(ev.index, ev.call, observationCard(ev.text, ev.fuel));
         break;
       case "approval":
         this.#pending.get(ev.index)?.remove();
         this.#pending.delete(ev.index);
-        this.#insert(ev.index, approvalCard(ev.tool, ev.approved));
+        this.#insertCall(ev.index, ev.call, approvalCard(ev.tool, ev.approved));
         break;
       case "repair": {
-        // The reply that could not be read goes inside its repair card, as in `render()`.
+        // The reply that could not be read goes inside its repair card, as in `render()` (a
+        // repair of a later call of the reply is about its input only: the reply was read).
         const card = repairCard(ev.why, ev.message);
-        const raw = this.#endRaw(ev.index);
-        this.#insert(ev.index, card);
+        const raw = ev.call ? null : this.#endRaw(ev.index);
+        this.#insertCall(ev.index, ev.call, card);
         if (raw) {
           card.append(raw);
           this.#rawBox.delete(ev.index);
@@ -289,8 +298,10 @@ export class TaoTrajectory extends HTMLElement {
     this.#trajectory = traj;
     this.append(taskCard(traj.task, { model: traj.model, format: traj.react_format, lang: traj.lang }));
     let answered = false;
-    for (const step of traj.steps ?? []) {
-      const block = stepBlock(step, !live);
+    const steps = traj.steps ?? [];
+    for (const step of steps) {
+      // The last step of a run that failed, was refused or cut may hold only a partial reply.
+      const block = stepBlock(step, !live, step === steps.at(-1) ? traj.stop : null);
       // Kept by index, so a run that goes on from here adds to its steps (a paused tool call).
       this.#steps.set(step.index, block);
       this.#lastStep = step.index;
@@ -332,6 +343,7 @@ export class TaoTrajectory extends HTMLElement {
     this.#steps.clear();
     this.#raw.clear();
     this.#rawBox.clear();
+    this.#reasoning.clear();
     this.#pending.clear();
     this.replaceChildren();
   }
@@ -375,6 +387,33 @@ export class TaoTrajectory extends HTMLElement {
     live.replaceWith(folded);
     this.#rawBox.set(index, folded);
     return folded;
+  }
+
+  /** Appends a streamed piece of reasoning to the step's folded Reasoning, creating it at the first. */
+  #think(index, text) {
+    let node = this.#reasoning.get(index);
+    if (!node) {
+      const box = reasoningDetails("");
+      node = document.createTextNode("");
+      box.querySelector("pre").append(node);
+      this.#insert(index, box);
+      this.#reasoning.set(index, node);
+    }
+    node.appendData(String(text ?? ""));
+  }
+
+  /**
+   * Inserts a card of tool call `call` (0 unless the reply made several): after the cards of that
+   * call so far, else after those of the calls before it, so each Action is followed by its own
+   * Observation however the tools' results arrive.
+   */
+  #insertCall(index, call = 0, card) {
+    const body = this.#body(index);
+    const before = [...body.querySelectorAll(":scope > [data-call]")].filter((n) => n.dataset.call <= call).at(-1);
+    forCall(card, call);
+    if (before) before.after(card);
+    else this.#insert(index, card);
+    numberCalls(body);
   }
 
   /** Inserts a card before the raw text (live or folded), which stays last in its step. */
@@ -513,6 +552,43 @@ function stopCard(reason, message) {
   return box;
 }
 
+/** The model's reasoning before its reply (reasoning models), folded: it can be long. */
+function reasoningDetails(text, redacted = false) {
+  const d = el("details", { class: "reasoning", "data-kind": "reasoning" });
+  d.append(el("summary", {}, t("card.reasoning")));
+  if (redacted && !text) d.append(el("p", { class: "card-note" }, t("card.reasoning.redacted")));
+  else d.append(el("pre", { class: "reasoning-text" }, text));
+  return d;
+}
+
+/**
+ * What the model said before a run ended without a usable step (a refusal, a reply cut at the
+ * token limit, a stream that failed): shown open, since it is all the step has.
+ */
+function partialCard(reason, raw) {
+  const box = card("partial", t(`card.partial.${reason}`));
+  box.append(el("pre", { class: "card-pre" }, raw));
+  return box;
+}
+
+/** Marks a card as one of tool call `call`'s (its position in the reply; see `numberCalls`). */
+function forCall(box, call) {
+  box.dataset.call = String(call ?? 0);
+  return box;
+}
+
+/** When a reply made several tool calls, labels each call's cards with its number ("call 2"). */
+function numberCalls(body) {
+  const boxes = [...body.querySelectorAll("[data-call]")];
+  if (boxes.every((box) => box.dataset.call === "0")) return;
+  for (const box of boxes) {
+    const label = box.querySelector(":scope > .card-label");
+    if (label && !label.querySelector(".card-call")) {
+      label.append(el("span", { class: "card-call" }, ` · ${t("card.call")} ${Number(box.dataset.call) + 1}`));
+    }
+  }
+}
+
 function rawDetails(raw) {
   const d = el("details", { class: "raw", "data-kind": "raw" });
   d.append(el("summary", {}, t("card.raw")));
@@ -549,8 +625,11 @@ function timingText(step) {
   return parts.join(" · ");
 }
 
-/** One step of a finished trajectory, in reading order (with Edit buttons when `editing`). */
-function stepBlock(step, editing = false) {
+/**
+ * One step of a finished trajectory, in reading order (with Edit buttons when `editing`). `stop`:
+ * how the run ended, when this is its last step.
+ */
+function stepBlock(step, editing = false, stop = null) {
   const block = stepShell(step.index, timingText(step), true);
   const body = block.querySelector(".step-body");
   // Replies the model had to redo inside this step come first, in the order they happened.
@@ -562,22 +641,36 @@ function stepBlock(step, editing = false) {
     c.append(rawDetails(call.raw));
     body.append(c);
   }
+  // The reasoning of the reply the step is made of (`redacted`: blocks the provider hid, kept
+  // only to be sent back to it).
+  const thinking = calls.at(-1)?.thinking;
+  const hidden = thinking?.redacted?.length > 0;
+  if (thinking?.text || hidden) body.append(reasoningDetails(thinking.text, hidden));
   // A repaired reply is shown to the model as it was written (see `src/prompt.rs`), so an
   // edited thought there would change nothing the model reads: it gets no Edit button.
   const edit = (box, kind) => (editing && !(kind === "thought" && step.repair) ? editable(box, step, kind) : box);
   if (step.thought) body.append(edit(thoughtCard(step.thought), "thought"));
-  if (step.action) body.append(edit(actionCard(step.action.tool, step.action.input), "action"));
-  if (typeof step.approved === "boolean") body.append(approvalCard(step.action?.tool, step.approved));
   const hasAnswer = step.answer !== null && step.answer !== undefined;
-  if (hasAnswer) body.append(answerCard(step.answer));
-  if (step.repair) body.append(repairCard(step.repair.why, step.repair.message));
-  const obs = step.observation;
-  if (obs !== null && obs !== undefined && !(step.repair && obs === step.repair.message)) {
-    body.append(edit(observationCard(obs, step.fuel), "observation"));
-  }
-  for (const note of step.notes ?? []) body.append(noteCard(note));
+  // Each tool call of the reply: the step's own (call 0, which a fork can edit), then the calls
+  // made beside it. Those have no Edit button: a fork edits a step through its one `action`.
+  const toolCalls = [{ ...step, own: true }, ...(step.parallel ?? [])];
+  toolCalls.forEach((c, k) => {
+    const add = (box, kind) => body.append(c.own && kind ? edit(forCall(box, k), kind) : forCall(box, k));
+    if (c.action) add(actionCard(c.action.tool, c.action.input), "action");
+    if (typeof c.approved === "boolean") add(approvalCard(c.action?.tool, c.approved));
+    if (c.own && hasAnswer) body.append(answerCard(step.answer));
+    if (c.repair) add(repairCard(c.repair.why, c.repair.message));
+    const obs = c.observation;
+    if (obs !== null && obs !== undefined && !(c.repair && obs === c.repair.message)) add(observationCard(obs, c.fuel), "observation");
+  });
+  numberCalls(body);
+  // The note a failed step ends with says what the stop card below it says: drawn once.
+  const said = stop?.message && `interrupted: ${stop.message}`;
+  for (const note of step.notes ?? []) if (note !== said) body.append(noteCard(note));
   const raw = calls.length ? calls[calls.length - 1].raw : "";
-  if (raw) body.append(rawDetails(raw));
+  const unfinished = step.observation == null && !hasAnswer && ["refused", "truncated", "error"].includes(stop?.reason);
+  if (raw && unfinished) body.append(partialCard(stop.reason, raw));
+  else if (raw) body.append(rawDetails(raw));
   return block;
 }
 
