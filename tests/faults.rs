@@ -207,7 +207,7 @@ fn a_refusal_is_its_own_outcome_with_what_the_model_said_and_is_not_asked_again(
         stop_of(&t),
         (
             StopReason::Refused,
-            "the model refused to answer: \"I'm sorry, I can't assist with that request.\". Its reply is kept in the step; rephrase the task, or try another model".into()
+            "the model refused to answer: \"I'm sorry, I can't assist with that request.\". Rephrase the task, or try another model".into()
         )
     );
     assert_eq!(transport.sent.borrow().len(), 1, "a refusal is not retried");

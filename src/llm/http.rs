@@ -282,7 +282,13 @@ impl HttpModel {
                     "" => String::new(),
                     text => format!(": \"{text}\""),
                 };
-                error(ErrorKind::Refused, format!("the model refused to answer{said}. Its reply is kept in the step; rephrase the task, or try another model"))
+                // What it streamed before refusing (Anthropic's classifier stops a reply already
+                // begun) stays in the step; an OpenAI refusal streams no reply at all.
+                let kept = match reply.chars {
+                    0 => "",
+                    _ => " Its reply so far is kept in the step.",
+                };
+                error(ErrorKind::Refused, format!("the model refused to answer{said}.{kept} Rephrase the task, or try another model"))
             }
             Some(Finish::Length) => {
                 let limit = match s.api.provider().max_tokens(s) {
