@@ -14,7 +14,7 @@
 # 10 KiB with real providers as they behave (two timeouts, web pages told from APIs and
 # summarised, refusal and truncation as outcomes, reasoning streamed and Anthropic's thinking
 # sent back, several tool calls per reply under the providers' ids, trajectory version 3) and
-# the parser's reading of plain prose: about +11 KB gzip, to be won back by the size work
+# the parser's reading of plain prose: +12.1 KB gzip (164,930 -> 177,033 B), to be won back by the size work
 # (a core under 120 KB). The ceiling is today's size plus a little headroom, so a regression fails the
 # build long before it reaches the goal; lower it as size work lands (and raise it only with a
 # reason in the commit).
