@@ -2,7 +2,7 @@
 # idempotent and pinned), so `make demo` and `make test` work on a fresh machine.
 PORT ?= 8000
 
-.PHONY: demo build test test-native test-browser test-e2e bench size parse-score fuzz install clean
+.PHONY: demo build dist example test test-native test-browser test-types test-e2e bench size parse-score fuzz install clean
 
 ## Build the page and serve it on 127.0.0.1 (the offline scripted model needs no key).
 demo: build
@@ -15,9 +15,24 @@ demo: build
 build:
 	scripts/build.sh
 
+## The package for other sites: dist/ (the entry tao.js, the wasm, <tao-agent>, its stylesheet,
+## the types); `npm pack dist/` makes the npm package.
+dist: build
+	TAO_SKIP_BUILD=1 scripts/dist.sh
+
+## The example documentation site (examples/docs-site) with <tao-agent>, built from dist/ into
+## target/docs-site and served on 127.0.0.1:$(EXAMPLE_PORT).
+EXAMPLE_PORT ?= 8001
+example: dist
+	node examples/docs-site/build.mjs target/docs-site
+	@echo ""
+	@echo "  the example site is at  http://127.0.0.1:$(EXAMPLE_PORT)/  (Ctrl-C to stop)"
+	@echo ""
+	exec python3 -m http.server $(EXAMPLE_PORT) --bind 127.0.0.1 --directory target/docs-site
+
 ## Every test layer: native core, wasm in headless Chromium, the mock LLM server, the page end
 ## to end (against the scripted model and against the mock OpenAI/Anthropic server).
-test: install test-native test-browser test-e2e
+test: install test-native test-browser test-types test-e2e
 	@echo "make test: all layers passed"
 
 install:
@@ -30,7 +45,11 @@ test-native: build
 test-browser:
 	scripts/test-browser.sh
 
-test-e2e: build
+## The package's declarations, the README's examples and the example site, under tsc --strict.
+test-types: dist
+	node scripts/typecheck.mjs
+
+test-e2e: dist
 	node --test tests/mock/
 	node sandbox/tests/browser/sandbox.mjs
 	node --test --test-concurrency=1 tests/e2e/
@@ -71,4 +90,4 @@ fuzz:
 	fi
 
 clean:
-	rm -rf target pkg tests/e2e/out
+	rm -rf target pkg dist tests/e2e/out

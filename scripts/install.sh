@@ -35,12 +35,14 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q " $WASM_BINDGEN_VERSION"; then
   cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION"
 fi
 
-# npm packages pinned in package.json / package-lock.json: binaryen (wasm-opt), playwright-core
-# and axe-core (the accessibility checks of tests/e2e/a11y.test.mjs).
+# npm packages pinned in package.json / package-lock.json: binaryen (wasm-opt), playwright-core,
+# axe-core (the accessibility checks of tests/e2e/a11y.test.mjs) and typescript (tsc --strict
+# over the package's declarations, the README's examples and the example site).
 # Debian's binaryen is too old (its wasm-opt corrupts wasm-bindgen's externref table).
 if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ] \
+   || [ ! -x node_modules/.bin/tsc ] \
    || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  say "npm ci (binaryen, playwright-core, axe-core)"
+  say "npm ci (binaryen, playwright-core, axe-core, typescript)"
   npm ci --no-audit --no-fund --loglevel=error
 fi
 

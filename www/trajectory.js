@@ -51,7 +51,10 @@ export function formatMs(ms) {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10000 ? 2 : 1)} s`;
 }
 
-export class TaoTrajectory extends HTMLElement {
+/** HTMLElement, or a plain class where there is no DOM (Node): importing the package there works. */
+const ElementBase = globalThis.HTMLElement ?? class {};
+
+export class TaoTrajectory extends ElementBase {
   /** The step blocks of the live view, by step index. */
   #steps = new Map();
   /** Per step, the live raw-text node that token deltas are appended to (linear time). */

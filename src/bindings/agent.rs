@@ -36,7 +36,7 @@ impl JsAgent {
     /// A new agent; throws an Error naming any setting it cannot use.
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "AgentConfig | undefined")] config: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "AgentConfig")] config: JsValue,
     ) -> Result<JsAgent, JsValue> {
         let model = get(&config, "model").dyn_into::<Function>().ok();
         let settings = read_settings(&config)

@@ -1,5 +1,15 @@
-/** Settings of an Agent; every field is optional. */
-export interface AgentConfig {
+/**
+ * Settings of an Agent: `AgentOptions`, with something to play the model: a `provider`, a `model`
+ * function, a `scenario` (its offline scripted model) or `replies` (scripted replies).
+ */
+export type AgentConfig = AgentOptions & (
+  | { provider: "openai" | "ollama" | "anthropic" }
+  | { model: JsModelFunction }
+  | { scenario: string }
+  | { replies: string[] }
+);
+/** Every setting of an Agent (an unknown one is an error at construction, naming the valid ones). */
+export interface AgentOptions {
   /** Prompt format: "mrkl" (Thought/Action/Action Input), "paper" (Action n: Tool[input]), "tools" (native tool calling) or "auto" (native, falling back to mrkl). Default: the scenario's, else "mrkl". */
   format?: "mrkl" | "paper" | "tools" | "auto";
   /** Prompt language. Default "en". */

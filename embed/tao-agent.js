@@ -1,0 +1,376 @@
+//! `<tao-agent>`: a ReAct agent in one element, for a static site.
+//!
+//!   <script type="module" src="tao-agent/tao.js"></script>
+//!   <tao-agent scenario="apple-ceo" autorun></tao-agent>
+//!
+//! In Shadow DOM: its styles (`tao-agent.css`, the demo page's cards and colours) stay inside,
+//! and the host page's styles stay out, but for what the host sets on purpose: CSS custom
+//! properties on the element (`--thought`, `--surface`, `--font`, …) and `::part()`s. It draws the
+//! trajectory with `<tao-trajectory>` exactly as the demo page does, under a task box with Run
+//! and Stop. Every run makes a fresh `Agent` from the attributes and properties below, so a
+//! changed attribute takes effect at the next run.
+//!
+//! | attribute   | meaning                                                                   |
+//! |-------------|---------------------------------------------------------------------------|
+//! | `provider`  | `scripted` (offline), `human` (the reader plays the model), `openai`, `ollama`, `anthropic` |
+//! | `base-url`  | the provider's base URL                                                  |
+//! | `model`     | the provider's model name                                                 |
+//! | `format`    | `mrkl`, `paper`, `tools`, `auto`                                          |
+//! | `lang`      | `en`, `zh`: the prompts' and the element's language                       |
+//! | `tools`     | built-in and registered tools, separated by spaces or commas             |
+//! | `docs`      | URL of the JSON pages `search_docs` searches (relative to the page)      |
+//! | `wiki`      | where `search`/`lookup` read: `en`, `zh` or a MediaWiki `api.php` URL    |
+//! | `scenario`  | a built-in offline scenario (its tools, task and scripted model)        |
+//! | `task`      | the task in the box                                                      |
+//! | `max-steps` | steps before the run stops without an answer                             |
+//! | `autorun`   | run `task` (or the scenario's) as soon as the element is ready           |
+//!
+//! Properties: `apiKey` (memory only, never reflected to an attribute), `model` (a provider's
+//! model name, or a JS function that plays the model, as `Agent`'s `model` option), `replies`
+//! (strings for the offline scripted model), `options` (any other `Agent` settings),
+//! `registerTool(spec, fn)`, `run(task?)`, `stop()`, `trajectory`, `ready`. Events: each agent
+//! event as a bubbling, composed `CustomEvent` named `tao-<type>` with the event as `detail`
+//! (`tao-step`, `tao-thought`, `tao-action`, `tao-observation`, `tao-answer`, `tao-stopped`, …),
+//! then `tao-done` with the trajectory; `tao-error` when a run cannot start.
+
+import init, { Agent, scenarios } from "./tao_agent.js";
+import { setLang } from "./i18n.js";
+
+/** The element's own words; the cards' words come from the demo page's `i18n.js`. */
+const WORDS = {
+  en: {
+    task: "Task", trajectory: "Trajectory", run: "Run", stop: "Stop", loading: "Loading the agent…", ready: "Ready.",
+    running: "Running…", answer: (n) => `Answered in ${n} step${n === 1 ? "" : "s"}.`,
+    max_steps: "Stopped: the step budget ran out.",
+    aborted: "Stopped.", failed: "The run failed:", load: "Could not load the agent:",
+    placeholder: "Ask something…",
+  },
+  zh: {
+    task: "任务", trajectory: "轨迹", run: "运行", stop: "停止", loading: "正在加载智能体……", ready: "就绪。",
+    running: "运行中……", answer: (n) => `用 ${n} 步作答。`, max_steps: "已停止：步数用完。",
+    aborted: "已停止。", failed: "运行失败：", load: "无法加载智能体：",
+    placeholder: "提一个问题……",
+  },
+};
+
+/** The shadow tree; every piece of text is set with `textContent` later, never as markup. */
+const TEMPLATE = `
+  <form part="form" class="tao-form" autocomplete="off">
+    <label part="label" for="task"></label>
+    <textarea part="task" id="task" name="task" rows="2" required></textarea>
+    <p class="buttons" part="buttons">
+      <button part="button run" type="submit" class="primary" data-run></button>
+      <button part="button stop" type="button" data-action="stop" data-stop disabled></button>
+    </p>
+  </form>
+  <p part="error" class="error" role="alert" hidden></p>
+  <p part="status" class="status" role="status"></p>
+  <h2 class="visually-hidden" id="trajectory-title" data-heading></h2>
+  <tao-trajectory part="trajectory" class="trajectory" role="log" aria-labelledby="trajectory-title"></tao-trajectory>`;
+
+let loading = null;
+/** Loads the wasm core once for every element of the page (`init()` of the package entry). */
+function load() {
+  loading ??= init({ module_or_path: new URL("./tao_agent_bg.wasm", import.meta.url) });
+  return loading;
+}
+
+/** HTMLElement, or a plain class where there is no DOM (Node): importing the package there works. */
+const ElementBase = globalThis.HTMLElement ?? class {};
+
+export class TaoAgent extends ElementBase {
+  static observedAttributes = ["lang", "task", "scenario"];
+
+  #root = null;
+  #apiKey = "";
+  #model = null;
+  #replies = null;
+  #options = {};
+  #tools = [];
+  #running = null;
+  #trajectory = null;
+  #ready = null;
+  #touched = false;
+
+  constructor() {
+    super();
+    this.#root = this.attachShadow({ mode: "open" });
+    const sheet = document.createElement("link");
+    sheet.rel = "stylesheet";
+    sheet.href = new URL("./tao-agent.css", import.meta.url).href;
+    this.#root.append(sheet);
+    this.#root.append(document.createRange().createContextualFragment(TEMPLATE));
+    this.#part("form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.run().catch(() => {}); // the error is shown and sent as `tao-error`
+    });
+    this.#part("task").addEventListener("input", () => (this.#touched = true));
+    this.#part("task").addEventListener("keydown", (e) => {
+      if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+        e.preventDefault();
+        this.#part("form").requestSubmit();
+      }
+    });
+    this.#part("stop").addEventListener("click", () => this.stop());
+  }
+
+  connectedCallback() {
+    this.#words();
+    if (this.#ready) return;
+    this.#status(this.#say("loading"));
+    this.#ready = load().then(
+      () => {
+        this.#status(this.#say("ready"));
+        this.#fillTask();
+        if (this.hasAttribute("autorun")) this.run().catch(() => {});
+      },
+      (e) => {
+        this.#error(`${this.#say("load")} ${messageOf(e)}`);
+        throw e;
+      },
+    );
+    this.#ready.catch(() => {});
+  }
+
+  attributeChangedCallback(name) {
+    if (name === "lang") this.#words();
+    if (!this.#touched && loading) this.#fillTask();
+  }
+
+  /** Resolves once the wasm core is loaded (rejects if it cannot be). */
+  get ready() {
+    return this.#ready ?? load();
+  }
+
+  /** The API key: kept in memory only, sent only in the provider's auth header. */
+  get apiKey() {
+    return this.#apiKey;
+  }
+  set apiKey(value) {
+    this.#apiKey = value == null ? "" : String(value);
+  }
+
+  /** The `model` attribute (the provider's model name), or a JS function that plays the model. */
+  get model() {
+    return this.#model ?? this.getAttribute("model");
+  }
+  set model(value) {
+    if (typeof value === "function") this.#model = value;
+    else {
+      this.#model = null;
+      if (value == null) this.removeAttribute("model");
+      else this.setAttribute("model", String(value));
+    }
+  }
+
+  /** Replies for the offline scripted model to replay, in order. */
+  get replies() {
+    return this.#replies;
+  }
+  set replies(value) {
+    this.#replies = value == null ? null : Array.from(value, String);
+  }
+
+  /** Any other `Agent` settings (`temperature`, `maxTokens`, `retries`, `delayMs`, …). */
+  get options() {
+    return this.#options;
+  }
+  set options(value) {
+    this.#options = { ...(value ?? {}) };
+  }
+
+  /** The last trajectory drawn (null before the first run ends). */
+  get trajectory() {
+    return this.#trajectory;
+  }
+
+  /** Adds a JS tool for the next runs, as `Agent.registerTool` does; name it in `tools`. */
+  registerTool(spec, fn) {
+    if (!spec || typeof spec.name !== "string") throw new TypeError("registerTool(spec, fn): spec needs a name");
+    if (typeof fn !== "function") throw new TypeError(`registerTool: the tool "${spec.name}" needs a function`);
+    this.#tools = this.#tools.filter((t) => t.spec.name !== spec.name);
+    this.#tools.push({ spec, fn });
+  }
+
+  /** The settings of the next run's `Agent`, from the attributes and properties. */
+  config() {
+    const attr = (name) => this.getAttribute(name) ?? undefined;
+    const config = { ...this.#options };
+    const set = (key, value) => {
+      if (value !== undefined && value !== "") config[key] = value;
+    };
+    set("format", attr("format"));
+    set("lang", attr("lang"));
+    set("scenario", attr("scenario"));
+    set("wiki", attr("wiki"));
+    set("baseUrl", attr("base-url"));
+    const steps = attr("max-steps");
+    if (steps !== undefined) config.maxSteps = Number(steps);
+    const tools = attr("tools");
+    if (tools !== undefined) config.tools = tools.split(/[\s,]+/).filter(Boolean);
+    const docs = attr("docs");
+    if (docs) config.docs = new URL(docs, document.baseURI).href;
+    if (this.#replies) config.replies = this.#replies;
+    const provider = attr("provider");
+    if (provider === "human") {
+      // Named, so the trajectory records the model as `js:human` (the reader), as the demo page does.
+      const view = this.#view();
+      config.model = function human(messages, { signal }) {
+        return view.askReply(messages, signal);
+      };
+    } else if (this.#model) {
+      config.model = this.#model;
+    } else if (provider && provider !== "scripted") {
+      config.provider = provider;
+      set("model", attr("model"));
+      set("apiKey", this.#apiKey);
+    }
+    return config;
+  }
+
+  /**
+   * Runs `task` (by default the task box's text) in a new agent; resolves with the trajectory,
+   * also when it was stopped or the model failed (`stop.reason` says which). Rejects only when
+   * the run cannot start (a bad setting: the message is shown and sent as `tao-error`).
+   */
+  async run(task) {
+    await this.ready;
+    if (this.#running) return this.#trajectory;
+    const box = this.#part("task");
+    if (typeof task === "string") box.value = task;
+    task = box.value.trim();
+    const view = this.#view();
+    setLang(this.#lang()); // the cards' words (one language per page: the last element's to run)
+    this.#error("");
+    let agent;
+    try {
+      if (!task) throw Object.assign(new Error(this.#say("placeholder")), { kind: "config" });
+      agent = new Agent(this.config());
+      for (const { spec, fn } of this.#tools) agent.registerTool(spec, fn);
+    } catch (e) {
+      agent?.free();
+      throw this.#fail(e);
+    }
+    const stop = new AbortController();
+    this.#running = stop;
+    this.#busy(true);
+    this.#status(this.#say("running"));
+    view.begin(task, { model: this.#modelLabel(), format: this.getAttribute("format") ?? undefined, lang: this.getAttribute("lang") ?? undefined });
+    try {
+      const trajectory = await agent.run(task, {
+        signal: stop.signal,
+        approve: (request) => view.askApproval(request, stop.signal),
+        onEvent: (ev) => {
+          view.handleEvent(ev);
+          this.#emit(ev.type, ev);
+        },
+      });
+      this.#finish(trajectory);
+      return trajectory;
+    } catch (e) {
+      // Rejected before the first step: a setting checked when the run starts (an unknown tool).
+      this.#status("");
+      throw this.#fail(e);
+    } finally {
+      agent.free();
+      this.#running = null;
+      this.#busy(false);
+    }
+  }
+
+  /** A run that ended (answered, stopped, or failed on the model's side): drawn from its trajectory. */
+  #finish(trajectory) {
+    this.#trajectory = trajectory;
+    this.#view().render(trajectory, { live: true });
+    const stop = trajectory.stop ?? {};
+    if (stop.reason === "error" && stop.message) this.#error(`${this.#say("failed")} ${stop.message}`);
+    const said = stop.reason === "answer" ? this.#say("answer")(trajectory.stats.steps) : this.#say(stop.reason);
+    this.#status(typeof said === "string" ? said : stop.message ?? "");
+    this.#emit("done", trajectory);
+  }
+
+  /** A run that could not start: shown, and sent as `tao-error`; returns the error to throw. */
+  #fail(e) {
+    this.#error(`${this.#say("failed")} ${messageOf(e)}`);
+    this.#emit("error", { message: messageOf(e), kind: e?.kind ?? "config" });
+    return e;
+  }
+
+  /** Stops the run in flight (it resolves with `stop.reason` "aborted"). */
+  stop() {
+    this.#running?.abort();
+  }
+
+  #view() {
+    return this.#root.querySelector("tao-trajectory");
+  }
+
+  #part(name) {
+    return this.#root.querySelector(`[part~="${name}"]`);
+  }
+
+  #lang() {
+    return this.getAttribute("lang") === "zh" ? "zh" : "en";
+  }
+
+  #say(key) {
+    return WORDS[this.#lang()][key];
+  }
+
+  /** Puts the element's words in its language (the cards' words follow at the next draw). */
+  #words() {
+    setLang(this.#lang());
+    this.#part("label").textContent = this.#say("task");
+    this.#root.querySelector("[data-heading]").textContent = this.#say("trajectory");
+    this.#part("task").placeholder = this.#say("placeholder");
+    this.#part("run").textContent = this.#say("run");
+    this.#part("stop").textContent = this.#say("stop");
+  }
+
+  /** The task box shows the `task` attribute, else the scenario's own task. */
+  #fillTask() {
+    let task = this.getAttribute("task");
+    const name = this.getAttribute("scenario");
+    if (task == null && name) {
+      try {
+        task = scenarios(this.#lang()).find((s) => s.name === name)?.task ?? null;
+      } catch {
+        task = null;
+      }
+    }
+    if (task != null) this.#part("task").value = task;
+  }
+
+  #modelLabel() {
+    const provider = this.getAttribute("provider");
+    if (provider === "human") return "human";
+    if (typeof this.#model === "function") return `js:${this.#model.name || "model"}`;
+    if (provider && provider !== "scripted") return `${provider}:${this.getAttribute("model") ?? ""}`;
+    return this.getAttribute("scenario") ? `scripted:${this.getAttribute("scenario")}` : "scripted";
+  }
+
+  #busy(on) {
+    this.#part("run").disabled = on;
+    this.#part("stop").disabled = !on;
+    this.toggleAttribute("running", on);
+  }
+
+  #status(text) {
+    this.#part("status").textContent = text ?? "";
+  }
+
+  #error(text) {
+    const box = this.#part("error");
+    box.textContent = text;
+    box.hidden = !text;
+  }
+
+  #emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(`tao-${type}`, { bubbles: true, composed: true, detail }));
+  }
+}
+
+function messageOf(e) {
+  if (e instanceof Error) return e.message;
+  return typeof e === "string" ? e : e?.message ?? String(e);
+}

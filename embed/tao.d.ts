@@ -1,0 +1,121 @@
+
+// ----- the package's entry (tao.js): the core's functions and classes, and the elements -----
+// (The declarations above are the core's shared types, from src/bindings/types.d.ts.)
+
+/** A ReAct agent. Free it with `free()` when done (each run makes its own loop from the settings). */
+export declare class Agent {
+  /** Throws an Error (`kind: "config"`) naming any setting it cannot use, and listing the valid ones. */
+  constructor(config: AgentConfig);
+  /**
+   * Adds a tool implemented in JavaScript. `fn` receives the input checked against
+   * `spec.parameters` (or, without `parameters`, the input as the model wrote it) and returns the
+   * observation: a string, `{observation, fuel}`, or a value shown as JSON; a thrown error becomes
+   * an observation. Name it in `tools` to enable it.
+   */
+  registerTool<I = any>(spec: ToolSpecInit, fn: (input: I) => ToolResult | Promise<ToolResult>): void;
+  /** Runs `task`; resolves with the trajectory, also when stopped or when the model fails (`stop.reason`). */
+  run(task: string, options?: RunOptions): Promise<Trajectory>;
+  /** A new trajectory for `task`, paused before its first model call. */
+  start(task: string): Trajectory;
+  /** Advances a trajectory to its next pause point (before a model call or a tool call). */
+  next(trajectory: Trajectory, options?: RunOptions): Promise<Trajectory>;
+  /** Goes on from any trajectory (paused, imported, edited, forked, or ended) until it ends or `pause` fires. */
+  resume(trajectory: Trajectory, options?: RunOptions): Promise<Trajectory>;
+  /** What the model receives at the first step of `task`. */
+  prompt(task: string): { messages: TaoMessage[]; tools: ToolSpecInit[] };
+  /** The exact request of step `index` (1-based; by default the next step's). */
+  promptAt(trajectory: Trajectory, index?: number): { messages: TaoMessage[]; tools: ToolSpecInit[] };
+  /** Releases the agent's memory in the wasm. */
+  free(): void;
+}
+
+/** The built-in offline scenarios, in `lang` ("en" by default). */
+export declare function scenarios(lang?: "en" | "zh"): ScenarioInfo[];
+/** The providers over HTTP, with their default base URLs and example models. */
+export declare function providers(): ProviderInfo[];
+/** The tools built into the core: "search", "lookup", "calculator", "search_docs". */
+export declare function builtinTools(): string[];
+/** Reads a trajectory file's text; throws a clear Error on a malformed or newer file. */
+export declare function parseTrajectory(text: string): Trajectory;
+/** Sends one short request to the provider of `config` and reports what came back. */
+export declare function testConnection(config: AgentOptions & { provider: "openai" | "ollama" | "anthropic" }): Promise<ConnectionReport>;
+/** tao's version. */
+export declare function version(): string;
+/** Runs when the wasm is instantiated (installs the panic hook); nothing to call. */
+export declare function start(): void;
+
+/** Where `init` finds the wasm: by default `tao_agent_bg.wasm` next to `tao.js`. */
+export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
+/**
+ * Loads the wasm core (once; later calls resolve at once). `<tao-agent>` calls it itself;
+ * call it before using `Agent` or the functions. From another origin, the host of the wasm must
+ * send `Access-Control-Allow-Origin` (and `Content-Type: application/wasm` for streaming compilation).
+ */
+export declare function init(module_or_path?: { module_or_path: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>): Promise<unknown>;
+export default init;
+/** Loads the wasm synchronously from its bytes or a compiled module. */
+export declare function initSync(module: { module: BufferSource | WebAssembly.Module } | BufferSource | WebAssembly.Module): unknown;
+
+/** The agent events, by their DOM event names on `<tao-agent>` (`tao-<type>`). */
+export type TaoAgentEventMap = {
+  [E in TaoEvent as `tao-${E["type"]}`]: CustomEvent<E>;
+} & {
+  /** The run ended: its trajectory (also when stopped or failed). */
+  "tao-done": CustomEvent<Trajectory>;
+  /** A run could not start (a bad setting, an empty task): its message and kind. */
+  "tao-error": CustomEvent<{ message: string; kind: TaoErrorKind }>;
+};
+
+/** `<tao-agent>`: an agent with a task box, Run and Stop, drawing its trajectory (see the README, "Embed"). */
+export declare class TaoAgent extends HTMLElement {
+  /** The API key: memory only, never reflected to an attribute, never in events or trajectories. */
+  apiKey: string;
+  /** The provider's model name (the `model` attribute), or a JS function that plays the model. */
+  get model(): string | JsModelFunction | null;
+  set model(value: string | JsModelFunction | null);
+  /** Replies for the offline scripted model to replay, in order. */
+  get replies(): string[] | null;
+  set replies(value: Iterable<string> | null);
+  /** Any other `Agent` settings (`temperature`, `maxTokens`, `retries`, `delayMs`, …). */
+  options: Partial<AgentOptions>;
+  /** The last finished run's trajectory, or null. */
+  readonly trajectory: Trajectory | null;
+  /** Resolves once the wasm is loaded. */
+  readonly ready: Promise<void>;
+  /** Adds a JS tool for the next runs (as `Agent.registerTool`); name it in the `tools` attribute. */
+  registerTool<I = any>(spec: ToolSpecInit, fn: (input: I) => ToolResult | Promise<ToolResult>): void;
+  /** Runs `task` (default: the task box's text); resolves with the trajectory. */
+  run(task?: string): Promise<Trajectory>;
+  /** Stops the run in flight. */
+  stop(): void;
+  /** The settings the next run's `Agent` is made from. */
+  config(): AgentConfig;
+  addEventListener<K extends keyof TaoAgentEventMap>(type: K, listener: (this: TaoAgent, ev: TaoAgentEventMap[K]) => any, options?: boolean | AddEventListenerOptions): void;
+  addEventListener<K extends keyof HTMLElementEventMap>(type: K, listener: (this: TaoAgent, ev: HTMLElementEventMap[K]) => any, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+}
+
+/** `<tao-trajectory>`: draws a trajectory, for pages that drive `Agent` themselves. */
+export declare class TaoTrajectory extends HTMLElement {
+  /** The trajectory drawn last, or null. */
+  readonly trajectory: Trajectory | null;
+  /** Starts a live view of a new run of `task`. */
+  begin(task: string, meta?: { model?: string; format?: string; lang?: string }): void;
+  /** Takes one event of a run (`onEvent`) and updates the live view. */
+  handleEvent(event: TaoEvent): void;
+  /** Draws a whole trajectory (a finished run, or an imported file); `live: true` leaves out the Edit buttons. */
+  render(trajectory: Trajectory, options?: { live?: boolean }): void;
+  /** Asks the reader to approve a tool call (for `RunOptions.approve`). */
+  askApproval(request: { tool: string; input: unknown }, signal?: AbortSignal): Promise<boolean>;
+  /** Shows the prompt and a reply box: the reader plays the model (a `JsModelFunction`'s body). */
+  askReply(messages: TaoMessage[], signal?: AbortSignal): Promise<string>;
+  /** The welcome text shown before anything has run. */
+  showEmpty(): void;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "tao-agent": TaoAgent;
+    "tao-trajectory": TaoTrajectory;
+  }
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Writes dist/: the package a static site copies or installs (npm pack dist/).
+#
+#   tao.js, tao.d.ts          the entry (the core + <tao-agent> + <tao-trajectory>), its types
+#   tao_agent.js, _bg.wasm    the core (wasm-bindgen's glue and the wasm)
+#   tao-agent.js, .css        the element, and its stylesheet (the demo page's, used in Shadow DOM)
+#   trajectory.js, i18n.js    what the element draws with (the demo page's own modules)
+#   wasm-tool.js, sandbox*.js, tao_sandbox*   sandboxed wasm tools, loaded only when one is made
+#   package.json, README.md
+#
+# Everything is copied from pkg/ (scripts/build.sh), www/ and embed/, so the page and the
+# package cannot drift apart; the only rewrites are the two paths that differ between the two
+# layouts (www/ imports ../pkg/, dist/ is flat).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ "${TAO_SKIP_BUILD:-}" = 1 ] || scripts/build.sh >/dev/null
+version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
+rm -rf dist
+mkdir -p dist
+cp pkg/tao_agent.js pkg/tao_agent_bg.wasm pkg/tao_sandbox.js pkg/tao_sandbox_bg.wasm dist/
+cp embed/tao.js embed/tao-agent.js www/trajectory.js www/i18n.js www/wasm-tool.js www/sandbox.js dist/
+sed 's#"\.\./pkg/tao_sandbox\.js"#"./tao_sandbox.js"#' www/sandbox-worker.js > dist/sandbox-worker.js
+grep -q '"./tao_sandbox.js"' dist/sandbox-worker.js || { echo "dist: sandbox-worker.js path not rewritten" >&2; exit 1; }
+cat www/style.css embed/tao-agent.css > dist/tao-agent.css
+cat src/bindings/types.d.ts embed/tao.d.ts > dist/tao.d.ts
+cp embed/README.md dist/README.md
+cat > dist/package.json <<JSON
+{
+  "name": "tao-agent",
+  "version": "$version",
+  "description": "A ReAct agent (Thought → Action → Observation) in Rust and WebAssembly, running in the page: an Agent class and a <tao-agent> element.",
+  "license": "MIT",
+  "type": "module",
+  "main": "./tao.js",
+  "types": "./tao.d.ts",
+  "exports": {
+    ".": { "types": "./tao.d.ts", "default": "./tao.js" },
+    "./tao-agent.css": "./tao-agent.css",
+    "./tao_agent_bg.wasm": "./tao_agent_bg.wasm",
+    "./wasm-tool": "./wasm-tool.js",
+    "./package.json": "./package.json"
+  },
+  "sideEffects": ["./tao.js"],
+  "files": [
+    "tao.js", "tao.d.ts", "tao_agent.js", "tao_agent_bg.wasm", "tao-agent.js", "tao-agent.css",
+    "trajectory.js", "i18n.js", "wasm-tool.js", "sandbox.js", "sandbox-worker.js",
+    "tao_sandbox.js", "tao_sandbox_bg.wasm", "README.md"
+  ]
+}
+JSON
+# What a page with <tao-agent> loads before Run works (the sandbox's files only come with a wasm tool).
+echo "dist/ (tao-agent $version):"
+total=0
+for f in tao.js tao_agent.js tao_agent_bg.wasm tao-agent.js tao-agent.css trajectory.js i18n.js; do
+  size=$(gzip -9c "dist/$f" | wc -c)
+  total=$((total + size))
+  printf '  %-22s %8d bytes gzip\n' "$f" "$size"
+done
+printf '  %-22s %8d bytes gzip (what a page with <tao-agent> loads)\n' "total" "$total"

@@ -1,0 +1,356 @@
+// The package (dist/, `make dist`) as a web developer uses it, in headless Chromium: pages
+// served from a folder that holds nothing of tao's but a copy of dist/.
+//
+//   node --test tests/e2e/embed.test.mjs   (needs dist/: make dist)
+//
+// Index:
+//   Agent         a page written from the README: init, Agent, a JS model, its own JS tool
+//   <tao-agent>   a scenario with autorun: the cards in its shadow root, tao-* events on the
+//                 document; its own tool and model function; a bad setting → tao-error
+//   isolation     the host page's computed styles are the same with and without the element, and
+//                 the host's element rules do not reach inside; ::part and custom properties do
+//   exports       every name tao.js exports is declared in tao.d.ts, and the other way round
+//   npm pack      the tarball installs offline into an empty folder; Node resolves and imports
+//                 it; a page imports it through an import map and runs
+//   other origin  the files served from another origin with CORS run; without it they do not
+//   looks         screenshots (desktop 1366×850, phone 390×844; light English, dark Chinese) in
+//                 tests/e2e/out/embed-*.png, and axe-core finds no violation inside the element
+
+import { describe, it, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { REPO_ROOT } from "./server.mjs";
+import { OUT } from "./helpers.mjs";
+
+const require = createRequire(import.meta.url);
+const { chromium } = require("playwright-core");
+
+const DIST = path.join(REPO_ROOT, "dist");
+const ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"];
+
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".css": "text/css",
+  ".wasm": "application/wasm", ".json": "application/json", ".ts": "text/plain" };
+
+/** A static server for `root` on a free port; `cors` adds Access-Control-Allow-Origin: *. */
+function serve(root, { cors = false } = {}) {
+  const server = http.createServer((req, res) => {
+    const pathname = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    if (pathname === "/favicon.ico") return res.writeHead(204).end(); // asked by every page
+    const file = path.join(root, pathname);
+    if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404).end("not found");
+      return;
+    }
+    const headers = { "Content-Type": TYPES[path.extname(file)] ?? "application/octet-stream", "Cache-Control": "no-store" };
+    if (cors) headers["Access-Control-Allow-Origin"] = "*";
+    res.writeHead(200, headers);
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () => {
+      resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) });
+    });
+  });
+}
+
+/** A fresh folder holding a copy of dist/ (as `dist/`) and the given pages. */
+function site(pages) {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "tao-embed-"));
+  fs.cpSync(DIST, path.join(root, "dist"), { recursive: true });
+  for (const [name, html] of Object.entries(pages)) fs.writeFileSync(path.join(root, name), html);
+  return root;
+}
+
+/** A page in a new context that records errors; `problems` lists them. */
+async function open(browser, url, { colorScheme = "light" } = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme });
+  const page = await context.newPage();
+  page.problems = [];
+  page.on("pageerror", (e) => page.problems.push(`pageerror: ${e}`));
+  page.on("console", (m) => {
+    if (m.type() === "error") page.problems.push(`console: ${m.text()}`);
+  });
+  await page.goto(url);
+  return page;
+}
+
+// A model that searches once with the page's own tool, then answers from what it observed.
+const TWO_STEP_MODEL = `async (messages) => {
+  const last = messages[messages.length - 1].content;
+  if (!last.includes("Observation")) return "Thought: I should ask the stock tool.\\nAction: stock\\nAction Input: {\\"query\\": \\"green tea\\"}";
+  const seen = last.match(/Observation: (.*)/)[1];
+  return "Thought: I know it now.\\nFinal Answer: We have " + seen + ".";
+}`;
+
+const STOCK_TOOL = `({ name: "stock", description: "Today's stock of a product.",
+  parameters: { type: "object", properties: { query: { type: "string" } }, required: ["query"] } }),
+  ({ query }) => (query.includes("tea") ? "12 tins" : "none")`;
+
+const PAGES = {
+  // The README's "Agent class" example, with a model function and a tool of the page's own.
+  "agent.html": `<!doctype html><meta charset="utf-8"><title>agent</title><script type="module">
+    import { init, Agent } from "./dist/tao.js";
+    await init();
+    const agent = new Agent({ format: "mrkl", maxSteps: 4, tools: ["stock"], model: ${TWO_STEP_MODEL} });
+    agent.registerTool(${STOCK_TOOL});
+    const events = [];
+    const trajectory = await agent.run("How much green tea is there?", { onEvent: (e) => events.push(e.type) });
+    window.result = { answer: trajectory.answer, reason: trajectory.stop.reason, events,
+      observation: trajectory.steps[0].observation };
+  </script>`,
+  // The README's five lines: a scenario that runs by itself.
+  "zh.html": `<!doctype html><html lang="zh-CN"><meta charset="utf-8"><title>zh</title><body style="margin: 16px">
+    <script type="module" src="dist/tao.js"></script>
+    <main><h1>问答</h1><tao-agent scenario="apple-ceo" lang="zh" autorun></tao-agent></main>`,
+  "element.html": `<!doctype html><html lang="en"><meta charset="utf-8"><title>element</title>
+    <script>window.seen = []; for (const t of ["tao-step", "tao-call", "tao-thought", "tao-action", "tao-observation", "tao-answer", "tao-stopped", "tao-done"])
+      document.addEventListener(t, (e) => window.seen.push(e.type + (e.composed && e.bubbles ? "" : "!")));</script>
+    <script type="module" src="dist/tao.js"></script>
+    <main><h1>Ask</h1><tao-agent scenario="apple-ceo" autorun></tao-agent></main>`,
+  // A host page with styles of its own, and one element that the test adds later.
+  "host.html": `<!doctype html><meta charset="utf-8"><title>host</title>
+    <style>
+      body { font: 17px/1.3 Georgia, serif; color: rgb(10, 20, 30); background: rgb(250, 240, 230); margin: 12px; }
+      p { margin: 7px 0; letter-spacing: 0.5px; } button { background: rgb(255, 0, 0); font-size: 21px; }
+      textarea { border: 3px solid rgb(0, 0, 255); } article, header, section { padding: 9px; }
+      tao-agent.styled::part(run) { background: rgb(1, 2, 3); }
+      tao-agent.styled { --thought: rgb(4, 5, 6); }
+    </style>
+    <script type="module" src="dist/tao.js"></script>
+    <header><p class="probe">Host page</p><button class="probe">A host button</button><textarea class="probe"></textarea></header>`,
+  // The element with a tool and a model of the page's own.
+  "tool.html": `<!doctype html><meta charset="utf-8"><title>tool</title>
+    <script type="module" src="dist/tao.js"></script>
+    <tao-agent tools="stock" max-steps="4" task="How much green tea is there?"></tao-agent>
+    <script type="module">
+      const el = document.querySelector("tao-agent");
+      el.registerTool(${STOCK_TOOL});
+      el.model = ${TWO_STEP_MODEL};
+      el.addEventListener("tao-done", (e) => (window.done = e.detail));
+      el.addEventListener("tao-error", (e) => (window.failed = e.detail));
+    </script>`,
+};
+
+describe("the package (dist/) in a page", () => {
+  let browser;
+  let server;
+  let root;
+
+  before(async () => {
+    if (!fs.existsSync(path.join(DIST, "tao.js"))) throw new Error("dist/ is missing: run `make dist` first");
+    root = site(PAGES);
+    server = await serve(root);
+    browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: ARGS });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it("runs an Agent with its own model function and tool, as the README shows", async () => {
+    const page = await open(browser, server.url + "agent.html");
+    const result = await page.waitForFunction(() => window.result, null, { timeout: 20000 }).then((h) => h.jsonValue());
+    assert.equal(result.reason, "answer");
+    assert.equal(result.answer, "We have 12 tins.");
+    assert.equal(result.observation, "12 tins");
+    for (const type of ["step", "call", "thought", "action", "observation", "answer", "stopped"]) assert.ok(result.events.includes(type), type);
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+
+  it("<tao-agent autorun> runs its scenario, draws the cards in its shadow root and sends tao-* events", async () => {
+    const page = await open(browser, server.url + "element.html");
+    await page.waitForFunction(() => window.seen.includes("tao-done"), null, { timeout: 20000 });
+    const seen = await page.evaluate(() => window.seen);
+    for (const type of ["tao-step", "tao-call", "tao-thought", "tao-action", "tao-observation", "tao-answer", "tao-stopped", "tao-done"]) {
+      assert.ok(seen.includes(type), `${type} reached the document, bubbling and composed (seen: ${seen.join(" ")})`);
+    }
+    const inside = await page.evaluate(() => {
+      const el = document.querySelector("tao-agent");
+      const root = el.shadowRoot;
+      return {
+        answer: root.querySelector(".card-answer .answer-text")?.textContent,
+        task: root.querySelector("textarea").value,
+        status: root.querySelector('[part~="status"]').textContent,
+        kinds: Array.from(root.querySelectorAll(".card"), (c) => c.dataset.kind),
+        trajectory: el.trajectory?.stop?.reason,
+        light: document.querySelectorAll(".card").length, // nothing drawn into the host page
+      };
+    });
+    assert.match(inside.answer, /Mobile, Alabama/);
+    assert.match(inside.task, /Apple/);
+    assert.match(inside.status, /Answered in \d+ steps/);
+    assert.equal(inside.trajectory, "answer");
+    assert.ok(inside.kinds.includes("thought") && inside.kinds.includes("action") && inside.kinds.includes("observation"));
+    assert.equal(inside.light, 0);
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+
+  it("<tao-agent> runs a tool and a model of the page's own; a bad setting is an error event, not a crash", async () => {
+    const page = await open(browser, server.url + "tool.html");
+    await page.evaluate(() => document.querySelector("tao-agent").ready);
+    await page.evaluate(() => document.querySelector("tao-agent").shadowRoot.querySelector("[part~=run]").click());
+    const done = await page.waitForFunction(() => window.done, null, { timeout: 20000 }).then((h) => h.jsonValue());
+    assert.equal(done.answer, "We have 12 tins.");
+    assert.equal(done.steps[0].action.tool, "stock");
+
+    // A misspelled tool name: the run does not start; the element says why and sends tao-error.
+    await page.evaluate(() => {
+      const el = document.querySelector("tao-agent");
+      el.setAttribute("tools", "stok");
+      return el.run().catch(() => null);
+    });
+    const failed = await page.evaluate(() => window.failed);
+    assert.equal(failed.kind, "config");
+    assert.match(failed.message, /unknown tool "stok"/);
+    const shown = await page.evaluate(() => document.querySelector("tao-agent").shadowRoot.querySelector("[part~=error]").textContent);
+    assert.match(shown, /unknown tool "stok"/);
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+
+  it("leaves the host page's styles alone, keeps the host's rules out, and takes ::part and custom properties", async () => {
+    const page = await open(browser, server.url + "host.html");
+    const snapshot = () => page.evaluate(() => {
+      const props = ["font-family", "font-size", "line-height", "color", "background-color", "margin-top", "letter-spacing", "padding-top", "border-top-color", "box-sizing"];
+      const nodes = [document.documentElement, document.body, ...document.querySelectorAll(".probe, header")];
+      return nodes.map((n) => props.map((p) => getComputedStyle(n).getPropertyValue(p)).join("|"));
+    });
+    const before = await snapshot();
+    await page.evaluate(async () => {
+      const el = document.createElement("tao-agent");
+      el.setAttribute("scenario", "apple-ceo");
+      el.className = "styled";
+      document.body.append(el);
+      await el.ready;
+      await el.run();
+    });
+    const afterRun = await snapshot();
+    assert.deepEqual(afterRun, before, "the host page's computed styles changed when the element was added and ran");
+
+    const inside = await page.evaluate(() => {
+      const root = document.querySelector("tao-agent").shadowRoot;
+      const stop = getComputedStyle(root.querySelector("[part~=stop]"));
+      return {
+        runBg: getComputedStyle(root.querySelector("[part~=run]")).backgroundColor,
+        stopBg: stop.backgroundColor,
+        stopSize: stop.fontSize,
+        taskBorder: getComputedStyle(root.querySelector("textarea")).borderTopColor,
+        thought: getComputedStyle(root.querySelector(".card-thought .card-label")).color,
+        stylesheetLoaded: root.querySelector("link").sheet !== null,
+      };
+    });
+    assert.ok(inside.stylesheetLoaded);
+    assert.equal(inside.runBg, "rgb(1, 2, 3)", "::part(run) restyles the Run button");
+    assert.notEqual(inside.stopBg, "rgb(255, 0, 0)", "the host's `button` rule reached inside");
+    assert.notEqual(inside.stopSize, "21px", "the host's `button` rule reached inside");
+    assert.notEqual(inside.taskBorder, "rgb(0, 0, 255)", "the host's `textarea` rule reached inside");
+    assert.equal(inside.thought, "rgb(4, 5, 6)", "--thought set on the element colours the Thought cards");
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+
+  it("declares in tao.d.ts exactly what tao.js exports", async () => {
+    const page = await open(browser, server.url + "agent.html");
+    const exported = await page.evaluate(async () => Object.keys(await import("./dist/tao.js")).sort());
+    await page.context().close();
+    const dts = fs.readFileSync(path.join(DIST, "tao.d.ts"), "utf8");
+    const declared = new Set(Array.from(dts.matchAll(/^export declare (?:class|function|const) (\w+)/gm), (m) => m[1]));
+    if (/^export default /m.test(dts)) declared.add("default");
+    assert.deepEqual([...declared].sort(), exported);
+  });
+
+  it("npm pack: the tarball installs offline into an empty folder, and Node and a page import it", async () => {
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), "tao-pack-"));
+    try {
+      const npm = (args, cwd) => execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+      const tarball = npm(["pack", DIST, "--pack-destination", work, "--silent"], work).trim().split("\n").at(-1);
+      const app = path.join(work, "app");
+      fs.mkdirSync(app);
+      fs.writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
+      npm(["install", "--offline", "--no-audit", "--no-fund", path.join(work, tarball)], app);
+      const installed = path.join(app, "node_modules", "tao-agent");
+      for (const f of ["tao.js", "tao.d.ts", "tao_agent_bg.wasm", "tao-agent.css", "sandbox-worker.js"]) {
+        assert.ok(fs.existsSync(path.join(installed, f)), `${f} is in the package`);
+      }
+      // Node: resolves the bare name through `exports`, imports it (no DOM needed) and runs.
+      const script = `import fs from "node:fs"; import { initSync, Agent, version } from "tao-agent";
+        initSync({ module: fs.readFileSync(new URL(import.meta.resolve("tao-agent/tao_agent_bg.wasm"))) });
+        const t = await new Agent({ model: async () => "Final Answer: 42" }).run("q");
+        console.log(version(), t.answer);`;
+      const printed = execFileSync("node", ["--input-type=module", "-e", script], { cwd: app, encoding: "utf8" }).trim();
+      const version = JSON.parse(fs.readFileSync(path.join(DIST, "package.json"), "utf8")).version;
+      assert.equal(printed, `${version} 42`);
+
+      // A page with an import map, the way a site without a bundler uses an installed package.
+      fs.writeFileSync(path.join(app, "index.html"), `<!doctype html><meta charset="utf-8"><title>app</title>
+        <script type="importmap">{"imports": {"tao-agent": "./node_modules/tao-agent/tao.js"}}</script>
+        <script type="module">import { init, Agent } from "tao-agent"; await init();
+          window.answer = (await new Agent({ model: async () => "Final Answer: ok" }).run("q")).answer;</script>
+        <tao-agent scenario="apple-ceo" autorun></tao-agent>`);
+      const appServer = await serve(app);
+      const page = await open(browser, appServer.url + "index.html");
+      assert.equal(await page.waitForFunction(() => window.answer).then((h) => h.jsonValue()), "ok");
+      await page.waitForFunction(() => document.querySelector("tao-agent").trajectory?.stop?.reason === "answer", null, { timeout: 20000 });
+      assert.deepEqual(page.problems, []);
+      await page.context().close();
+      await appServer.close();
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  it("loads from another origin when that origin sends CORS headers, and not without", async () => {
+    const withCors = await serve(root, { cors: true });
+    const without = await serve(root);
+    const page = (files) => `<!doctype html><meta charset="utf-8"><title>cdn</title>
+      <script type="module" src="${files}dist/tao.js"></script>
+      <tao-agent scenario="apple-ceo" autorun></tao-agent>`;
+    fs.writeFileSync(path.join(root, "cdn-ok.html"), page(withCors.url));
+    fs.writeFileSync(path.join(root, "cdn-no.html"), page(without.url));
+    try {
+      const ok = await open(browser, server.url + "cdn-ok.html");
+      await ok.waitForFunction(() => document.querySelector("tao-agent")?.trajectory?.stop?.reason === "answer", null, { timeout: 20000 });
+      assert.deepEqual(ok.problems, []);
+      await ok.context().close();
+
+      const no = await open(browser, server.url + "cdn-no.html");
+      await no.waitForTimeout(1500);
+      const defined = await no.evaluate(() => Boolean(customElements.get("tao-agent")));
+      assert.equal(defined, false, "a module script from another origin without CORS must not load");
+      assert.ok(no.problems.some((p) => /CORS|Access-Control-Allow-Origin/.test(p)), no.problems.join("\n"));
+      await no.context().close();
+    } finally {
+      await withCors.close();
+      await without.close();
+    }
+  });
+  it("looks right on a desktop and a phone, light and dark, English and Chinese, with no axe violation", async () => {
+    fs.mkdirSync(OUT, { recursive: true });
+    const axe = require.resolve("axe-core/axe.min.js");
+    for (const [name, file, colorScheme] of [["en-light", "element.html", "light"], ["zh-dark", "zh.html", "dark"]]) {
+      for (const [size, viewport] of [["desktop", { width: 1366, height: 850 }], ["phone", { width: 390, height: 844 }]]) {
+        const context = await browser.newContext({ viewport, colorScheme });
+        const page = await context.newPage();
+        await page.goto(server.url + file);
+        await page.waitForFunction(() => document.querySelector("tao-agent")?.trajectory?.stop?.reason === "answer", null, { timeout: 20000 });
+        await page.screenshot({ path: path.join(OUT, `embed-${name}-${size}.png`), fullPage: true });
+        const wide = await page.evaluate(() => document.documentElement.scrollWidth > innerWidth);
+        assert.equal(wide, false, `${name} ${size}: the page scrolls sideways`);
+        await page.addScriptTag({ path: axe });
+        const violations = await page.evaluate(async () => (await window.axe.run(document)).violations.map((v) => `${v.id}: ${v.nodes.length}`));
+        assert.deepEqual(violations, [], `${name} ${size}`);
+        await context.close();
+      }
+    }
+  });
+});

@@ -1,0 +1,48 @@
+// Type checks of the package's declarations that the README's examples do not reach: each
+// line that must be rejected carries @ts-expect-error, so tsc fails if the types start
+// accepting it (or if the line stops being an error for another reason than intended).
+import { Agent, init, type TaoEvent, type Trajectory, type TaoAgent } from "tao-agent";
+
+await init();
+
+// An agent needs something to play the model.
+// @ts-expect-error: no provider, model function, scenario or replies
+new Agent({ format: "mrkl" });
+// @ts-expect-error: a misspelled option
+new Agent({ scenario: "apple-ceo", maxStep: 3 });
+const agent = new Agent({ scenario: "apple-ceo" });
+
+// Tool input is whatever the tool's parameters say.
+agent.registerTool<{ query: string }>(
+  { name: "docs", description: "Searches the docs.", parameters: { type: "object", properties: { query: { type: "string" } } } },
+  ({ query }) => query.toUpperCase(),
+);
+// @ts-expect-error: `query` is a string, not a number
+agent.registerTool<{ query: string }>({ name: "n", description: "" }, ({ query }) => query.toFixed(2));
+
+// Events are a discriminated union.
+function describe(e: TaoEvent): string {
+  switch (e.type) {
+    case "action":
+      return `${e.tool}(${JSON.stringify(e.input)})`;
+    case "observation":
+      return e.text;
+    case "stopped":
+      return e.reason;
+    default:
+      return e.type;
+  }
+}
+const t: Trajectory = await agent.run("Who?", { onEvent: (e) => console.log(describe(e)) });
+t.steps.map((s) => s.action?.tool ?? s.answer);
+
+// The element, from the DOM.
+const element: TaoAgent | null = document.querySelector("tao-agent");
+element?.addEventListener("tao-answer", (e) => console.log(e.detail.text));
+element?.addEventListener("tao-done", (e) => console.log(e.detail.stop?.reason));
+// @ts-expect-error: an answer event has no `tool`
+element?.addEventListener("tao-answer", (e) => console.log(e.detail.tool));
+if (element) {
+  element.apiKey = "sk-…";
+  element.model = async () => "Final Answer: 42";
+}
