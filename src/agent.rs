@@ -41,6 +41,12 @@ pub struct Config {
     /// How long a tool call may take, unless its spec says otherwise; a call that runs longer
     /// is abandoned with an error observation (the run goes on).
     pub tool_timeout_ms: u32,
+    /// Tokens the whole run may use (prompts and replies, as the provider counts them, else
+    /// estimated); checked before each model call. `None`: no limit.
+    pub token_budget: Option<u64>,
+    /// Milliseconds the run may take (its steps' time, not the time it spent paused); checked
+    /// before each model call. `None`: no limit.
+    pub time_budget_ms: Option<u64>,
 }
 
 impl Default for Config {
@@ -51,6 +57,8 @@ impl Default for Config {
             max_steps: 8,
             retries: 1,
             tool_timeout_ms: 30_000,
+            token_budget: None,
+            time_budget_ms: None,
         }
     }
 }
@@ -190,6 +198,10 @@ impl Agent {
     /// for the user's approval, else one after the other; their results are recorded in the
     /// model's order either way.
     pub async fn act(&self, trajectory: &mut Trajectory, on_event: Observer<'_>) {
+        let repeated = repetition(trajectory).filter(|_| {
+            let action = trajectory.steps.last().and_then(|s| s.action.as_ref());
+            !action.is_some_and(|a| self.tools.get(&a.tool).is_some_and(|t| t.pages()))
+        });
         let Some(step) = trajectory.steps.last_mut() else {
             return;
         };
@@ -197,6 +209,11 @@ impl Agent {
             return;
         };
         let own = step.observation.is_none().then_some((0, own));
+        // The same action as the step before is not run again: the model reads why instead.
+        if let (Some(message), Some(_)) = (repeated, &own) {
+            Outcome::repair(Why::Repeated, message).record(step, 0, on_event);
+        }
+        let own = own.filter(|_| step.observation.is_none());
         let others = step.parallel.iter().enumerate();
         let others = others.filter(|(_, p)| p.observation.is_none());
         let waiting: Vec<(u32, Action)> = own
@@ -253,19 +270,54 @@ impl Agent {
         }
     }
 
-    /// Why the run must stop before another step, if it must: the user stopped it, or the
-    /// step budget is spent.
+    /// Why the run must stop before another step, if it must: the user stopped it, or a
+    /// budget (steps, tokens, time) is spent.
     fn over(&self, trajectory: &Trajectory) -> Option<(StopReason, Option<String>)> {
         if self.abort.is_aborted() {
             return Some((StopReason::Aborted, None));
         }
         let max = self.config.max_steps;
-        (trajectory.steps.len() as u32 >= max).then(|| {
-            (
-                StopReason::MaxSteps,
-                Some(format!("no answer after {max} steps")),
-            )
+        if trajectory.steps.len() as u32 >= max {
+            let message = format!("no answer after {max} steps");
+            return Some((StopReason::MaxSteps, Some(message)));
+        }
+        if let Some(budget) = self.config.token_budget {
+            let (spent, estimated) = self.tokens_spent(trajectory);
+            if spent >= budget {
+                let about = if estimated { "about " } else { "" };
+                let message = format!("the token budget is spent: {about}{spent} tokens used of {budget}; raise Token budget to let the run go on");
+                return Some((StopReason::TokenBudget, Some(message)));
+            }
+        }
+        let budget = self.config.time_budget_ms?;
+        let spent = trajectory.stats().elapsed_ms;
+        (spent >= budget as f64).then(|| {
+            let (spent, budget) = (spent / 1000.0, budget as f64 / 1000.0);
+            let message = format!("the time budget is spent: {spent:.1} s used of {budget:.1} s; raise Time budget to let the run go on");
+            (StopReason::TimeBudget, Some(message))
         })
+    }
+
+    /// The tokens the run has used, and whether any were estimated: each call's counts as its
+    /// provider reported them, else an estimate of that step's prompt and of the reply (see
+    /// [`crate::text::estimate_tokens`]).
+    pub fn tokens_spent(&self, trajectory: &Trajectory) -> (u64, bool) {
+        let estimate = crate::text::estimate_tokens;
+        let (mut spent, mut estimated) = (0, false);
+        for step in &trajectory.steps {
+            for call in &step.calls {
+                spent += match &call.usage {
+                    Some(u) => u.prompt_tokens + u.completion_tokens,
+                    None => {
+                        estimated = true;
+                        let prompt = self.prompt(&trajectory.before(step.index));
+                        let prompt: u64 = prompt.iter().map(|m| estimate(&m.content)).sum();
+                        prompt + estimate(&call.raw)
+                    }
+                };
+            }
+        }
+        (spent, estimated)
     }
 
     /// The exact prompt the model receives for the next step of `trajectory`.
@@ -548,6 +600,41 @@ impl Outcome {
             }
         }
     }
+}
+
+/// The repair for the last step's action when it is the step before's again (same tool, same
+/// input once case and spacing are set aside): the paper's most common ReAct failure, a model
+/// that repeats itself. `None` when it differs, or when there is no earlier action.
+fn repetition(trajectory: &Trajectory) -> Option<String> {
+    let [.., before, last] = trajectory.steps.as_slice() else {
+        return None;
+    };
+    let (Some(a), Some(b)) = (&last.action, &before.action) else {
+        return None;
+    };
+    let same = a.tool.eq_ignore_ascii_case(&b.tool) && plain(&a.input) == plain(&b.input);
+    (same && last.observation.is_none()).then(|| {
+        let input = match &a.input {
+            serde_json::Value::String(text) => text.clone(),
+            other => crate::to_json::to_string(other),
+        };
+        format!(
+            "This action repeats the previous one: {}[{input}], with the same input. Its observation is above; the tool was not run again. Try another tool or another input, or give your final answer.",
+            a.tool
+        )
+    })
+}
+
+/// An action input with case and runs of spacing set aside, for comparing two of them.
+fn plain(input: &serde_json::Value) -> String {
+    let text = match input {
+        serde_json::Value::String(text) => text.clone(),
+        other => crate::to_json::to_string(other),
+    };
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
 }
 
 /// Ends the run and says so.

@@ -48,6 +48,8 @@ pub const OPTIONS: &[&str] = &[
     "docs",
     "wiki",
     "toolTimeoutMs",
+    "tokenBudget",
+    "timeBudgetMs",
 ];
 
 /// A provider the page offers, with what it needs.
@@ -187,6 +189,13 @@ impl Settings {
         if let Some(n) = read.whole("toolTimeoutMs")? {
             s.config.tool_timeout_ms = n.max(1);
         }
+        // Budgets: 0 (or absent) is no limit.
+        s.config.token_budget = read
+            .whole_up_to("tokenBudget", 1_000_000_000)?
+            .filter(|&n| n > 0);
+        s.config.time_budget_ms = read
+            .whole_up_to("timeBudgetMs", 1_000_000_000)?
+            .filter(|&n| n > 0);
         if let Some(n) = read.whole("retries")? {
             s.config.retries = n.min(5);
         }
@@ -365,13 +374,18 @@ impl Reader<'_> {
 
     /// A whole number from 0 to a million.
     fn whole(&self, key: &str) -> Result<Option<u32>, Error> {
+        Ok(self.whole_up_to(key, 1_000_000)?.map(|n| n as u32))
+    }
+
+    /// A whole number from 0 to `max`, or absent.
+    fn whole_up_to(&self, key: &str, max: u64) -> Result<Option<u64>, Error> {
         let Some(value) = self.get(key) else {
             return Ok(None);
         };
         match value.as_f64() {
-            Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 1e6 => Ok(Some(n as u32)),
+            Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= max as f64 => Ok(Some(n as u64)),
             _ => Err(Error::config(format!(
-                "{key} must be a whole number from 0 to 1000000"
+                "{key} must be a whole number from 0 to {max}"
             ))),
         }
     }

@@ -152,6 +152,20 @@ pub fn is_cjk(c: char) -> bool {
     )
 }
 
+/// A rough token count, the same for every model (as the page's prompt view estimates it):
+/// about 4 characters a token for Latin text and code, about 1 token a CJK character. Used
+/// where the provider reports no count (the offline model, a JS model) for budgets and memory.
+pub fn estimate_tokens(text: &str) -> u64 {
+    let (mut cjk, mut rest) = (0u64, 0u64);
+    for c in text.chars() {
+        match is_cjk(c) {
+            true => cjk += 1,
+            false => rest += 1,
+        }
+    }
+    cjk + rest.div_ceil(4)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

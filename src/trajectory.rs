@@ -176,6 +176,10 @@ pub enum StopReason {
     Refused,
     /// The reply was cut at the token limit; the message names the limit.
     Truncated,
+    /// The run's token budget was spent before the next model call.
+    TokenBudget,
+    /// The run's wall-clock budget was spent before the next model call.
+    TimeBudget,
 }
 
 /// The end of a run.
@@ -380,17 +384,19 @@ impl Step {
 
 impl StopReason {
     /// Every reason, in the order the docs list them.
-    pub const ALL: [StopReason; 6] = [
+    pub const ALL: [StopReason; 8] = [
         StopReason::Answer,
         StopReason::MaxSteps,
         StopReason::Aborted,
         StopReason::Error,
         StopReason::Refused,
         StopReason::Truncated,
+        StopReason::TokenBudget,
+        StopReason::TimeBudget,
     ];
 
     /// The name used in JSON and on the page: `answer`, `max_steps`, `aborted`, `error`,
-    /// `refused`, `truncated`.
+    /// `refused`, `truncated`, `token_budget`, `time_budget`.
     pub fn name(self) -> &'static str {
         match self {
             StopReason::Answer => "answer",
@@ -399,6 +405,8 @@ impl StopReason {
             StopReason::Error => "error",
             StopReason::Refused => "refused",
             StopReason::Truncated => "truncated",
+            StopReason::TokenBudget => "token_budget",
+            StopReason::TimeBudget => "time_budget",
         }
     }
 
@@ -550,7 +558,11 @@ impl FromJson for StopReason {
             .into_iter()
             .find(|r| r.name() == name)
             .ok_or_else(|| {
-                format!("unknown variant `{name}`, expected one of `answer`, `max_steps`, `aborted`, `error`, `refused`, `truncated`")
+                let names: Vec<&str> = StopReason::ALL.iter().map(|r| r.name()).collect();
+                format!(
+                    "unknown variant `{name}`, expected one of `{}`",
+                    names.join("`, `")
+                )
             })
     }
 }

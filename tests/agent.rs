@@ -175,7 +175,8 @@ fn max_steps_stops_with_a_reason() {
         t.stop.as_ref().and_then(|s| s.message.as_deref()),
         Some("no answer after 3 steps")
     );
-    assert_eq!((t.stats().n_calls, t.stats().n_badcalls), (3, 0));
+    // The same action each time: the repeats are refused (bad calls), the budget still ends it.
+    assert_eq!((t.stats().n_calls, t.stats().n_badcalls), (3, 2));
 }
 
 #[test]
@@ -601,4 +602,77 @@ fn a_tool_that_runs_too_long_is_abandoned_and_the_run_goes_on() {
     );
     assert!(t.steps[0].tool_ms >= 30.0);
     assert_eq!(t.answer(), Some("no"));
+}
+
+/// A clock that moves 50 ms each time it is read, so a run's steps take time deterministically.
+struct Ticking(std::cell::Cell<f64>);
+
+impl tao_agent::host::Host for Ticking {
+    fn now_ms(&self) -> f64 {
+        self.0.set(self.0.get() + 50.0);
+        self.0.get()
+    }
+    fn sleep(&self, _ms: u32) -> tao_agent::host::LocalBoxFuture<'static, ()> {
+        Box::pin(std::future::ready(()))
+    }
+}
+
+#[test]
+fn a_time_budget_stops_the_run_before_the_next_model_call() {
+    let host = Rc::new(Ticking(0.0.into()));
+    let replies: Vec<String> = (0..20)
+        .map(|k| format!("Thought: a\nAction: echo\nAction Input: {k}"))
+        .collect();
+    let config = Config {
+        time_budget_ms: Some(2000),
+        ..Config::default()
+    };
+    let model = Scripted::new(
+        "test",
+        Policy::Replay(replies),
+        Format::Mrkl,
+        Lang::En,
+        host.clone(),
+    );
+    let agent = Agent::new(config, Box::new(model), echo_tools(), host);
+    let t = block_on(agent.run("Echo", &mut |_| {}));
+    let stop = t.stop.as_ref().unwrap();
+    assert_eq!(stop.reason, StopReason::TimeBudget);
+    let message = stop.message.as_deref().unwrap();
+    assert!(
+        message.starts_with("the time budget is spent: ")
+            && message.contains("of 2.0 s; raise Time budget"),
+        "{message}"
+    );
+    // Stopped once the steps' time reached the budget, with every step before it kept whole.
+    let elapsed = t.stats().elapsed_ms;
+    assert!(elapsed >= 2000.0, "{elapsed}");
+    assert!(
+        t.steps.len() >= 2 && t.steps.iter().all(|s| s.observation.is_some()),
+        "{}",
+        t.to_text()
+    );
+    let before_last = t.stats().elapsed_ms - t.steps.last().unwrap().ms;
+    assert!(before_last < 2000.0, "one step too many: {before_last}");
+}
+
+#[test]
+fn budgets_are_options_of_the_agent_and_zero_means_none() {
+    let s = settings::Settings::from_json(
+        &json!({"scenario": "apple-ceo", "tokenBudget": 5000, "timeBudgetMs": 0}),
+    )
+    .unwrap();
+    assert_eq!(
+        (s.config.token_budget, s.config.time_budget_ms),
+        (Some(5000), None)
+    );
+    let e = settings::Settings::from_json(&json!({"scenario": "apple-ceo", "timeBudgetMs": -1}))
+        .unwrap_err();
+    assert!(
+        e.message.contains("timeBudgetMs must be a whole number"),
+        "{}",
+        e.message
+    );
+    assert_eq!(StopReason::TokenBudget.name(), "token_budget");
+    assert_eq!(StopReason::TimeBudget.name(), "time_budget");
 }

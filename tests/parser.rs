@@ -671,6 +671,7 @@ fn repair_reasons_keep_their_names() {
             "unclosed_bracket",
             "empty_answer",
             "bad_input",
+            "repeated",
         ]
     );
     for why in Why::ALL {

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! format: mrkl            <- settings, one per line, until the first `--- reply`
-//! tools: search, calculator
+//! tools: search, calculator    (also max_steps, retries, token_budget)
 //! task: ...
 //! --- reply               <- each reply the scripted model gives, in order
 //! Thought: ...
@@ -96,6 +96,7 @@ fn run_case(name: &str, head: &str) -> String {
     if let Some(n) = setting("retries") {
         config.retries = n.parse().unwrap();
     }
+    config.token_budget = setting("token_budget").map(|n| n.parse().unwrap());
     let replies: Vec<String> = replies
         .split("--- reply\n")
         .map(|r| r.strip_suffix('\n').unwrap_or(r).to_string())

@@ -138,6 +138,8 @@ const en = {
   "reason.error": "error",
   "reason.refused": "the model refused",
   "reason.truncated": "cut at the token limit",
+  "reason.token_budget": "token budget spent",
+  "reason.time_budget": "time budget spent",
   "reason.running": "running…",
   "reason.idle": "–",
   "status.loading": "Loading the agent…",
@@ -261,6 +263,7 @@ const en = {
   "why.unclosed_bracket": "a bracket left open",
   "why.empty_answer": "an empty answer",
   "why.bad_input": "the input does not fit the tool",
+  "why.repeated": "the same action as the step before",
 };
 
 const zh = {
@@ -392,6 +395,8 @@ const zh = {
   "reason.error": "出错",
   "reason.refused": "模型拒绝回答",
   "reason.truncated": "在令牌上限处被截断",
+  "reason.token_budget": "令牌预算用完",
+  "reason.time_budget": "时间预算用完",
   "reason.running": "运行中……",
   "reason.idle": "–",
   "status.loading": "正在加载智能体……",
@@ -515,6 +520,7 @@ const zh = {
   "why.unclosed_bracket": "括号未闭合",
   "why.empty_answer": "答案为空",
   "why.bad_input": "输入不符合工具的要求",
+  "why.repeated": "与上一步的行动相同",
 };
 
 const DICTIONARIES = { en, zh };

@@ -46,6 +46,10 @@ export interface AgentOptions {
   docs?: { title: string; url: string; text: string }[] | string;
   /** Where `search` and `lookup` read: "en" or "zh" (that Wikipedia), or a MediaWiki api.php URL. Default: the built-in offline pages. The API is called with origin=* (CORS). */
   wiki?: string;
+  /** Tokens the whole run may use (prompts and replies as the provider counts them, else estimated); checked before each model call: the run then stops with "token_budget". 0 or absent: no limit. */
+  tokenBudget?: number;
+  /** Milliseconds the run may take (paused time aside); checked before each model call: the run then stops with "time_budget". 0 or absent: no limit. */
+  timeBudgetMs?: number;
   /** Milliseconds a tool call may take before it is abandoned with an error observation (a tool's own `timeoutMs` wins). Default 30000. */
   toolTimeoutMs?: number;
 }
@@ -96,7 +100,7 @@ export type TaoEvent =
   | { type: "switch"; index: number; from: string; to: string; why: string }
   | { type: "answer"; index: number; text: string }
   | { type: "stopped"; reason: StopReason; message: string | null };
-export type StopReason = "answer" | "max_steps" | "aborted" | "error" | "refused" | "truncated";
+export type StopReason = "answer" | "max_steps" | "aborted" | "error" | "refused" | "truncated" | "token_budget" | "time_budget";
 /** A tool call; `id` is the provider's (native tool calling), sent back with its result. */
 export interface TaoAction { tool: string; input: unknown; id: string | null }
 export interface TaoStep {

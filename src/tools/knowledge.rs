@@ -139,7 +139,8 @@ pub(crate) fn lookup_tool(browser: Rc<RefCell<Browser>>) -> Rc<dyn Tool> {
             "keyword",
             move |keyword: &str| browser.borrow_mut().lookup(keyword),
         )
-        .replaying(),
+        .replaying()
+        .paging(),
     )
 }
 

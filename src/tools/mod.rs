@@ -62,6 +62,12 @@ pub trait Tool {
     fn replays(&self) -> bool {
         false
     }
+    /// Whether the same input twice in a row goes on where the last call stopped (the paper's
+    /// `lookup` returns the *next* sentence with the keyword): the agent lets such a tool repeat
+    /// itself, where it refuses a repeated call to any other (see `Agent::act`).
+    fn pages(&self) -> bool {
+        false
+    }
 }
 
 /// The tools an agent may use, in the order they were registered (the prompt lists them so).
@@ -136,6 +142,9 @@ impl Tool for Described {
     fn replays(&self) -> bool {
         self.tool.replays()
     }
+    fn pages(&self) -> bool {
+        self.tool.pages()
+    }
 }
 
 impl Registry {
@@ -190,6 +199,7 @@ pub struct FnTool<F> {
     field: String,
     function: F,
     replays: bool,
+    pages: bool,
 }
 
 impl<F: Fn(&str) -> Result<String, ToolError>> FnTool<F> {
@@ -200,6 +210,7 @@ impl<F: Fn(&str) -> Result<String, ToolError>> FnTool<F> {
             field: field.into(),
             function,
             replays: false,
+            pages: false,
         }
     }
 }
@@ -209,6 +220,13 @@ impl<F> FnTool<F> {
     /// [`Tool::replays`]).
     pub fn replaying(mut self) -> Self {
         self.replays = true;
+        self
+    }
+
+    /// Marks the tool as one whose repeated calls go on where the last stopped (see
+    /// [`Tool::pages`]).
+    pub fn paging(mut self) -> Self {
+        self.pages = true;
         self
     }
 
@@ -231,6 +249,9 @@ impl<F: Fn(&str) -> Result<String, ToolError>> Tool for FnTool<F> {
     }
     fn replays(&self) -> bool {
         self.replays
+    }
+    fn pages(&self) -> bool {
+        self.pages
     }
 }
 

@@ -45,11 +45,14 @@ pub enum Why {
     /// `bad_input`: the tool's input does not fit its schema, or the tool rejected it. The
     /// agent finds this when it calls the tool; the parser never does.
     BadInput,
+    /// `repeated`: the action and its input are the previous step's again (the paper's most
+    /// common ReAct failure, repetitive actions); the tool is not run a second time.
+    Repeated,
 }
 
 impl Why {
     /// Every reason, in the order they are declared.
-    pub const ALL: [Why; 12] = [
+    pub const ALL: [Why; 13] = [
         Why::NoAction,
         Why::MissingActionInput,
         Why::MissingAction,
@@ -62,6 +65,7 @@ impl Why {
         Why::UnclosedBracket,
         Why::EmptyAnswer,
         Why::BadInput,
+        Why::Repeated,
     ];
 
     /// The reason's name as it appears in events, trajectories and JSON (`"no_action"`).
@@ -79,6 +83,7 @@ impl Why {
             Why::UnclosedBracket => "unclosed_bracket",
             Why::EmptyAnswer => "empty_answer",
             Why::BadInput => "bad_input",
+            Why::Repeated => "repeated",
         }
     }
 
