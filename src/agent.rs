@@ -12,6 +12,7 @@
 //! edited or forked, and go on with [`Agent::step`] from any trajectory.
 
 mod call;
+mod memory;
 
 use crate::chat::ToolSpec;
 use crate::error::Error;
@@ -47,6 +48,13 @@ pub struct Config {
     /// Milliseconds the run may take (its steps' time, not the time it spent paused); checked
     /// before each model call. `None`: no limit.
     pub time_budget_ms: Option<u64>,
+    /// The prompt's budget, in estimated tokens: when the next prompt would exceed it, the
+    /// oldest steps are condensed into a summary (see `memory`). `None`: no limit.
+    pub memory_tokens: Option<u64>,
+    /// The latest steps a summary leaves as they are.
+    pub keep_steps: u32,
+    /// Reflect every this many steps (and after two failed actions in a row). `None`: never.
+    pub reflect_every: Option<u32>,
 }
 
 impl Default for Config {
@@ -59,6 +67,9 @@ impl Default for Config {
             tool_timeout_ms: 30_000,
             token_budget: None,
             time_budget_ms: None,
+            memory_tokens: None,
+            keep_steps: 2,
+            reflect_every: None,
         }
     }
 }
@@ -166,6 +177,10 @@ impl Agent {
             return;
         }
         if let Some((reason, message)) = self.over(trajectory) {
+            return end(trajectory, reason, message, on_event);
+        }
+        // A long run's memos (a summary, a reflection) come before the step that reads them.
+        if let Some((reason, message)) = self.remember(trajectory, on_event).await {
             return end(trajectory, reason, message, on_event);
         }
         let started = self.host.now_ms();
@@ -545,6 +560,7 @@ struct Outcome {
     approved: Option<bool>,
     fuel: Option<u64>,
     tool_ms: f64,
+    picture: Option<serde_json::Value>,
 }
 
 impl Outcome {
@@ -553,6 +569,7 @@ impl Outcome {
         Outcome {
             observation: output.text,
             fuel: output.fuel,
+            picture: output.picture,
             ..Outcome::default()
         }
     }
@@ -581,6 +598,7 @@ impl Outcome {
                 call,
                 text: &self.observation,
                 fuel: self.fuel,
+                picture: self.picture.as_ref(),
             }),
         }
         let observation = Some(std::mem::take(&mut self.observation));
@@ -591,12 +609,12 @@ impl Outcome {
         {
             Some(p) => {
                 (p.observation, p.repair, p.approved) = (observation, repair, self.approved);
-                (p.fuel, p.tool_ms) = (self.fuel, self.tool_ms);
+                (p.fuel, p.tool_ms, p.picture) = (self.fuel, self.tool_ms, self.picture.take());
             }
             None => {
                 (step.observation, step.repair) = (observation, repair);
                 (step.approved, step.fuel) = (self.approved.or(step.approved), self.fuel);
-                step.tool_ms = self.tool_ms;
+                (step.tool_ms, step.picture) = (self.tool_ms, self.picture.take());
             }
         }
     }

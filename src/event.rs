@@ -6,7 +6,7 @@
 //! call's `raw`), so a page can always redraw from the trajectory alone.
 
 use crate::to_json::{JsonWriter, ToJson};
-use crate::trajectory::StopReason;
+use crate::trajectory::{MemoKind, StopReason};
 use serde_json::Value;
 
 /// What happens during a run, as it happens (the page draws these; tests check their order).
@@ -47,6 +47,7 @@ pub enum Event<'a> {
         call: u32,
         text: &'a str,
         fuel: Option<u64>,
+        picture: Option<&'a Value>,
     },
     /// The reply could not be used; `message` is what the model is told.
     Repair {
@@ -66,6 +67,14 @@ pub enum Event<'a> {
     },
     /// The final answer.
     Answer { index: u32, text: &'a str },
+    /// A memo written after step `after`: a summary of steps 1 to `covers`, or a reflection
+    /// (`covers` 0). Its type is the memo's kind: `summary` or `reflection`.
+    Memo {
+        kind: MemoKind,
+        after: u32,
+        covers: u32,
+        text: &'a str,
+    },
     /// The run ended.
     Stopped {
         reason: StopReason,
@@ -123,12 +132,14 @@ impl ToJson for Event<'_> {
                 call,
                 text,
                 fuel,
+                picture,
             } => out.object(&[
                 ("type", &"observation"),
                 ("index", index),
                 ("call", call),
                 ("text", text),
                 ("fuel", fuel),
+                ("picture", picture),
             ]),
             Event::Repair {
                 index,
@@ -160,6 +171,17 @@ impl ToJson for Event<'_> {
             Event::Answer { index, text } => {
                 out.object(&[("type", &"answer"), ("index", index), ("text", text)])
             }
+            Event::Memo {
+                kind,
+                after,
+                covers,
+                text,
+            } => out.object(&[
+                ("type", &kind.name()),
+                ("after", after),
+                ("covers", covers),
+                ("text", text),
+            ]),
             Event::Stopped { reason, message } => out.object(&[
                 ("type", &"stopped"),
                 ("reason", reason),

@@ -72,4 +72,5 @@ pub mod bindings;
 pub use agent::{Abort, Agent, Config};
 pub use error::{Error, ErrorKind};
 pub use event::Event;
+pub use text::estimate_tokens;
 pub use trajectory::{Step, StopReason, Trajectory};

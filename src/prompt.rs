@@ -8,11 +8,15 @@
 //!
 //! The format in force is the trajectory's own: after `auto` falls back to text ReAct, the
 //! whole prompt (instructions, tool list, earlier steps) is text ReAct.
+//!
+//! A long run's memos (see `crate::agent::memory`) change what is shown, never what happened:
+//! the latest summary stands in for the steps it covers, right after the question, and each
+//! reflection follows the step it was written after.
 
 use crate::chat::{Message, Role, ToolCall};
-use crate::format::{tools, Format, Move};
+use crate::format::{tools, Format, Lang, Move};
 use crate::tools::Registry;
-use crate::trajectory::{Step, Trajectory};
+use crate::trajectory::{Memo, MemoKind, Step, Trajectory};
 
 /// The whole prompt for the next step of `trajectory`.
 pub fn render(trajectory: &Trajectory, registry: &Registry) -> Vec<Message> {
@@ -25,10 +29,48 @@ pub fn render(trajectory: &Trajectory, registry: &Registry) -> Vec<Message> {
         Message::new(Role::System, format.instructions(registry, lang)),
         Message::new(Role::User, question),
     ];
-    for step in &trajectory.steps {
+    let summary = trajectory.summary();
+    if let Some(memo) = summary {
+        say(&mut messages, memo_text(trajectory.lang, memo));
+    }
+    let from = summary.map_or(0, |m| m.covers);
+    for step in trajectory.steps.iter().filter(|s| s.index > from) {
         turn(format, step, &mut messages);
+        let reflections = trajectory
+            .memos
+            .iter()
+            .filter(|m| m.kind == MemoKind::Reflection);
+        for memo in reflections.filter(|m| m.after == step.index) {
+            say(&mut messages, memo_text(trajectory.lang, memo));
+        }
     }
     messages
+}
+
+/// A memo as the model reads it.
+fn memo_text(lang: Lang, memo: &Memo) -> String {
+    let (covers, after, text) = (memo.covers, memo.after, &memo.text);
+    match (memo.kind, lang) {
+        (MemoKind::Summary, Lang::Zh) => {
+            format!("第 1-{covers} 步的摘要(为缩短提示词而压缩):\n{text}")
+        }
+        (MemoKind::Summary, _) => {
+            format!("Summary of steps 1-{covers} (condensed to keep the prompt short):\n{text}")
+        }
+        (MemoKind::Reflection, Lang::Zh) => format!("第 {after} 步之后的反思:\n{text}"),
+        (MemoKind::Reflection, _) => format!("Reflection after step {after}:\n{text}"),
+    }
+}
+
+/// Adds words of tao's to the user's side of the conversation: to the last message when it is
+/// the user's (the question, an observation), else as a message of its own.
+fn say(messages: &mut Vec<Message>, text: String) {
+    match messages.last_mut() {
+        Some(last) if last.role == Role::User && last.tool_call_id.is_none() => {
+            last.content = format!("{}\n\n{text}", last.content);
+        }
+        _ => messages.push(Message::new(Role::User, text)),
+    }
 }
 
 /// Step `step` as the model reads it: its own turn, then the observation.

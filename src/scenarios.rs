@@ -38,6 +38,12 @@ pub struct Scenario {
     pub format: String,
     /// Its step budget, when it differs from the default.
     pub max_steps: Option<u32>,
+    /// Its prompt budget for a long run (a summary condenses the oldest steps beyond it).
+    pub memory_tokens: Option<u64>,
+    /// The latest steps a summary leaves as they are, when not the default.
+    pub keep_steps: Option<u32>,
+    /// Reflect every this many steps (and after two failed actions in a row).
+    pub reflect_every: Option<u32>,
     /// The built-in tools it uses (`search`, `lookup`, `calculator`).
     pub tools: Vec<String>,
     /// The scripted model's rules.
@@ -61,9 +67,22 @@ fn read(file: &str) -> Result<Scenario, String> {
         task: o.required("task")?,
         format: o.required("format")?,
         max_steps: o.or_default("max_steps")?,
+        memory_tokens: o.or_default("memory_tokens")?,
+        keep_steps: o.or_default("keep_steps")?,
+        reflect_every: o.or_default("reflect_every")?,
         tools: o.required("tools")?,
         policy: o.required("policy")?,
     })
+}
+
+impl Scenario {
+    /// Puts the scenario's own step budget and long-run memory into `config`.
+    pub fn configure(&self, config: &mut crate::agent::Config) {
+        config.max_steps = self.max_steps.unwrap_or(config.max_steps);
+        config.memory_tokens = self.memory_tokens.or(config.memory_tokens);
+        config.keep_steps = self.keep_steps.unwrap_or(config.keep_steps);
+        config.reflect_every = self.reflect_every.or(config.reflect_every);
+    }
 }
 
 /// The scenario called `name`, or an error listing the valid names.

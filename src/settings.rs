@@ -50,6 +50,9 @@ pub const OPTIONS: &[&str] = &[
     "toolTimeoutMs",
     "tokenBudget",
     "timeBudgetMs",
+    "memoryTokens",
+    "keepSteps",
+    "reflectEvery",
 ];
 
 /// A provider the page offers, with what it needs.
@@ -166,7 +169,7 @@ impl Settings {
         };
         if let Some(scenario) = &s.scenario {
             s.config.format = Format::from_name(&scenario.format).unwrap_or_default();
-            s.config.max_steps = scenario.max_steps.unwrap_or(s.config.max_steps);
+            scenario.configure(&mut s.config);
         }
         if let Some(name) = read.text("format")? {
             s.config.format = Format::from_name(&name).ok_or_else(|| {
@@ -196,6 +199,16 @@ impl Settings {
         s.config.time_budget_ms = read
             .whole_up_to("timeBudgetMs", 1_000_000_000)?
             .filter(|&n| n > 0);
+        // Memory for long runs: 0 is off.
+        if let Some(n) = read.whole_up_to("memoryTokens", 1_000_000_000)? {
+            s.config.memory_tokens = Some(n).filter(|&n| n > 0);
+        }
+        if let Some(n) = read.whole("keepSteps")? {
+            s.config.keep_steps = n;
+        }
+        if let Some(n) = read.whole("reflectEvery")? {
+            s.config.reflect_every = Some(n).filter(|&n| n > 0);
+        }
         if let Some(n) = read.whole("retries")? {
             s.config.retries = n.min(5);
         }
@@ -333,14 +346,14 @@ impl Settings {
 
 /// Builds the offline agent for `scenario`: its tools and the scripted model following its
 /// policy, streaming with `delay_ms` between deltas. `config` says the format and language; its
-/// `max_steps` is replaced by the scenario's own when it has one.
+/// step budget and long-run memory are the scenario's own where it has them.
 pub fn offline_agent(
     scenario: &Scenario,
     mut config: Config,
     delay_ms: u32,
     host: Rc<dyn Host>,
 ) -> Result<Agent, Error> {
-    config.max_steps = scenario.max_steps.unwrap_or(config.max_steps);
+    scenario.configure(&mut config);
     let settings = Settings {
         config,
         scenario: Some(scenario.clone()),

@@ -7,11 +7,11 @@
 //! its prompt string as `traj` for the same reason). Even the counts the paper reports
 //! (`n_calls`, `n_badcalls`) are computed from the steps, never kept beside them.
 //!
-//! On disk it is a versioned JSON document, `{"format": "tao-trajectory", "version": 3, ...}`.
+//! On disk it is a versioned JSON document, `{"format": "tao-trajectory", "version": 4, ...}`.
 //! Reading one never panics: a malformed file, or one from a newer tao, is a clear error.
-//! Older files still read: version 1 (before steps recorded each model call) and version 2
+//! Older files still read: version 1 (before steps recorded each model call), version 2
 //! (before a step could hold several tool calls, actions kept the provider's call id and
-//! model calls their reasoning).
+//! model calls their reasoning) and version 3 (before memos and pictures).
 
 pub use crate::chat::{Thinking, Usage};
 use crate::error::{Error, ErrorKind};
@@ -24,7 +24,7 @@ use serde_json::Value;
 /// The document type written in every exported trajectory.
 pub const DOCUMENT_FORMAT: &str = "tao-trajectory";
 /// The version this tao writes (and the newest it reads).
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
 /// A whole run.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -40,8 +40,47 @@ pub struct Trajectory {
     pub model: String,
     /// The steps so far, in order.
     pub steps: Vec<Step>,
+    /// What the agent wrote down between steps for a long run: summaries of the oldest steps
+    /// and reflections, in the order they were written (see `crate::agent::memory`).
+    pub memos: Vec<Memo>,
     /// Why the run ended; `None` while it is still going.
     pub stop: Option<Stop>,
+}
+
+/// A note the agent writes between two steps, which the following prompts carry.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Memo {
+    /// What it is.
+    pub kind: MemoKind,
+    /// The step it was written after.
+    pub after: u32,
+    /// For a summary, the steps it stands for: 1 to `covers`, which the prompt then leaves out.
+    pub covers: u32,
+    /// What the model reads.
+    pub text: String,
+    /// The model call that wrote it; `None` when tao wrote it itself from the steps (with the
+    /// offline model, which cannot write one).
+    pub call: Option<ModelCall>,
+}
+
+/// The kinds of [`Memo`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MemoKind {
+    /// The oldest steps condensed, so the prompt stays within its budget.
+    #[default]
+    Summary,
+    /// What has been learned so far and what to try next.
+    Reflection,
+}
+
+impl MemoKind {
+    /// The name in JSON, events and on the page: `summary` or `reflection`.
+    pub fn name(self) -> &'static str {
+        match self {
+            MemoKind::Summary => "summary",
+            MemoKind::Reflection => "reflection",
+        }
+    }
 }
 
 /// One Thought → Action → Observation step (or Thought → Answer).
@@ -80,6 +119,9 @@ pub struct Step {
     /// tool calling): the step's own `action` is the first, these follow in the model's order,
     /// each with its own observation.
     pub parallel: Vec<ParallelCall>,
+    /// A picture the tool returned with its observation (a chart: `{kind, title, x, y}`), drawn
+    /// by the page from its numbers; the model reads only the observation.
+    pub picture: Option<Value>,
 }
 
 /// A tool call made in the same reply as the step's `action`, and what became of it (the same
@@ -98,6 +140,8 @@ pub struct ParallelCall {
     pub fuel: Option<u64>,
     /// Milliseconds the tool took.
     pub tool_ms: f64,
+    /// A picture the tool returned with its observation (see [`Step::picture`]).
+    pub picture: Option<Value>,
 }
 
 /// One call of the model: what it replied, and what that cost.
@@ -230,6 +274,13 @@ impl Trajectory {
         }
     }
 
+    /// The latest summary of a long run, the one the prompt shows in place of the steps it
+    /// covers (see `crate::prompt`).
+    pub fn summary(&self) -> Option<&Memo> {
+        let summaries = self.memos.iter().filter(|m| m.kind == MemoKind::Summary);
+        summaries.max_by_key(|m| m.covers)
+    }
+
     /// The final answer, once there is one.
     pub fn answer(&self) -> Option<&str> {
         self.steps.last().and_then(|s| s.answer.as_deref())
@@ -258,6 +309,13 @@ impl Trajectory {
         let keep = (index.max(1) - 1) as usize;
         let mut earlier = Trajectory {
             steps: self.steps.iter().take(keep).cloned().collect(),
+            // The memos written before that step's call: after one of the steps kept.
+            memos: self
+                .memos
+                .iter()
+                .filter(|m| m.after < index.max(1))
+                .cloned()
+                .collect(),
             stop: None,
             ..self.clone()
         };
@@ -305,6 +363,14 @@ impl Trajectory {
             stats.completion_tokens += usage.completion_tokens;
             stats.saved_chars += u64::from(step.saved_chars());
         }
+        // The model calls that wrote memos cost time and tokens too.
+        for call in self.memos.iter().filter_map(|m| m.call.as_ref()) {
+            stats.n_calls += 1;
+            stats.elapsed_ms += call.ms;
+            let usage = call.usage.unwrap_or_default();
+            stats.prompt_tokens += usage.prompt_tokens;
+            stats.completion_tokens += usage.completion_tokens;
+        }
         stats.elapsed_ms = (stats.elapsed_ms * 1000.0).round() / 1000.0;
         stats
     }
@@ -330,7 +396,7 @@ impl Trajectory {
             }
         }
         match object.get("version").and_then(Value::as_u64) {
-            Some(1..=3) => {}
+            Some(1..=4) => {}
             Some(v) if v > u64::from(VERSION) => {
                 return Err(Error::format(format!(
                     "this trajectory was written by a newer tao (version {v}); this tao reads versions 1 to {VERSION}: update tao to open it"
@@ -438,7 +504,8 @@ json_struct!(Step {
     fuel,
     ms,
     tool_ms,
-    parallel
+    parallel,
+    picture
 } then upgrade_v1);
 json_struct!(ParallelCall {
     action (required),
@@ -446,7 +513,15 @@ json_struct!(ParallelCall {
     repair,
     approved,
     fuel,
-    tool_ms
+    tool_ms,
+    picture
+});
+json_struct!(Memo {
+    kind (required),
+    after,
+    covers,
+    text,
+    call
 });
 json_struct!(ModelCall {
     raw,
@@ -484,6 +559,7 @@ impl ToJson for Trajectory {
             ("lang", &self.lang),
             ("model", &self.model),
             ("steps", &self.steps),
+            ("memos", &self.memos),
             ("answer", &self.answer()),
             ("stop", &self.stop),
             ("stats", &self.stats()),
@@ -504,6 +580,7 @@ fn read_trajectory(value: &Value) -> Result<Trajectory, String> {
     o.read("model", &mut t.model)?;
     o.read("stop", &mut t.stop)?;
     o.read("steps", &mut t.steps)?;
+    o.read("memos", &mut t.memos)?;
     Ok(t)
 }
 
@@ -531,6 +608,24 @@ impl FromJson for Lang {
 }
 
 impl ToJson for Lang {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.string(self.name());
+    }
+}
+
+impl FromJson for MemoKind {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        match String::from_value(value)?.as_str() {
+            "summary" => Ok(MemoKind::Summary),
+            "reflection" => Ok(MemoKind::Reflection),
+            other => Err(format!(
+                "unknown memo kind `{other}`, expected `summary` or `reflection`"
+            )),
+        }
+    }
+}
+
+impl ToJson for MemoKind {
     fn write_json(&self, out: &mut JsonWriter) {
         out.string(self.name());
     }
@@ -661,6 +756,14 @@ impl Trajectory {
             }
             if let Some(answer) = &step.answer {
                 out += &format!("  Answer: {answer}\n");
+            }
+            for memo in self.memos.iter().filter(|m| m.after == step.index) {
+                out += &match memo.kind {
+                    MemoKind::Summary => {
+                        format!("\nSummary of steps 1-{}: {}\n", memo.covers, memo.text)
+                    }
+                    MemoKind::Reflection => format!("\nReflection: {}\n", memo.text),
+                };
             }
         }
         let s = self.stats();

@@ -57,6 +57,7 @@ fn event_trace(agent: &Agent, task: &str) -> Vec<String> {
             Event::Note { index, .. } => format!("note:{index}"),
             Event::Switch { index, to, .. } => format!("switch:{index}:{to}"),
             Event::Answer { index, .. } => format!("answer:{index}"),
+            Event::Memo { kind, after, .. } => format!("{}:{after}", kind.name()),
             Event::Stopped { reason, .. } => format!("stopped:{}", reason.name()),
         })
     }));
@@ -434,6 +435,7 @@ impl tao_agent::tools::Tool for Convert {
         Box::pin(std::future::ready(Ok(ToolOutput {
             text,
             fuel: Some(1234),
+            picture: None,
         })))
     }
 }
@@ -675,4 +677,145 @@ fn budgets_are_options_of_the_agent_and_zero_means_none() {
     );
     assert_eq!(StopReason::TokenBudget.name(), "token_budget");
     assert_eq!(StopReason::TimeBudget.name(), "time_budget");
+}
+
+/// A model that writes a long run's memos when asked for one (its instructions say which) and
+/// otherwise replays its replies; it records the memo prompts it was sent.
+struct MemoWriter {
+    replay: Scripted,
+    asked: Rc<std::cell::RefCell<Vec<String>>>,
+}
+
+impl tao_agent::llm::Model for MemoWriter {
+    fn name(&self) -> String {
+        "memo-writer".into()
+    }
+    fn complete<'a>(
+        &'a self,
+        request: tao_agent::llm::Request<'a>,
+        on_delta: tao_agent::llm::OnDelta<'a>,
+    ) -> tao_agent::host::LocalBoxFuture<'a, Result<tao_agent::llm::Reply, tao_agent::Error>> {
+        let system = &request.messages[0].content;
+        let memo = match () {
+            _ if system.starts_with("You keep the memory") => "SUMMARY: found 2, 4, 6.",
+            _ if system
+                .starts_with("You are a ReAct agent working on the question below, pausing") =>
+            {
+                "REFLECTION: the doubling works; go on."
+            }
+            _ => return self.replay.complete(request, on_delta),
+        };
+        self.asked
+            .borrow_mut()
+            .push(request.messages[1].content.clone());
+        on_delta(tao_agent::llm::Delta::Text(memo));
+        Box::pin(std::future::ready(Ok(tao_agent::llm::Reply::default())))
+    }
+}
+
+fn doubling_run(config: Config) -> (Agent, Rc<std::cell::RefCell<Vec<String>>>) {
+    let host = Rc::new(NativeHost::default());
+    let mut replies: Vec<String> = (1..=8)
+        .map(|k| format!("Thought: double {k}.\nAction: calculator\nAction Input: {k} * 2"))
+        .collect();
+    replies.push("Thought: done.\nFinal Answer: 16".into());
+    let replay = Scripted::new(
+        "replay",
+        Policy::Replay(replies),
+        Format::Mrkl,
+        Lang::En,
+        host.clone(),
+    );
+    let asked = Rc::new(std::cell::RefCell::new(Vec::new()));
+    let model = Box::new(MemoWriter {
+        replay,
+        asked: asked.clone(),
+    });
+    let tools = tao_agent::tools::builtin(&["calculator".to_string()], "en").unwrap();
+    (Agent::new(config, model, tools, host), asked)
+}
+
+#[test]
+fn a_summary_keeps_every_prompt_within_its_budget_and_the_trajectory_whole() {
+    let budget = 330;
+    let (agent, writer) = doubling_run(Config {
+        memory_tokens: Some(budget),
+        keep_steps: 2,
+        max_steps: 10,
+        ..Config::default()
+    });
+    let t = block_on(agent.run("Double 1 to 8.", &mut |_| {}));
+    assert_eq!(t.answer(), Some("16"));
+    assert_eq!(t.steps.len(), 9, "every step is kept");
+    let summaries: Vec<_> = t
+        .memos
+        .iter()
+        .filter(|m| m.kind == tao_agent::trajectory::MemoKind::Summary)
+        .collect();
+    assert!(summaries.len() >= 2, "{}", t.to_text());
+    for memo in &summaries {
+        assert_eq!(memo.text, "SUMMARY: found 2, 4, 6.");
+        assert_eq!(memo.covers, memo.after - 2, "all but the last two steps");
+        assert!(memo.call.is_some(), "written by the model");
+    }
+    // Every model call's prompt stayed within the budget (estimated as the page does).
+    for k in 1..=t.steps.len() as u32 {
+        let prompt = agent.prompt(&t.before(k));
+        let size: u64 = prompt
+            .iter()
+            .map(|m| tao_agent::estimate_tokens(&m.content))
+            .sum();
+        assert!(size <= budget, "step {k}: {size} tokens\n{prompt:#?}");
+    }
+    // The last prompt shows the summary in place of the steps it covers.
+    let last = agent.prompt(&t.before(9));
+    let text: Vec<&str> = last.iter().map(|m| m.content.as_str()).collect();
+    let covers = summaries.last().unwrap().covers;
+    assert!(
+        text[1].contains(&format!("Summary of steps 1-{covers} (condensed")),
+        "{text:?}"
+    );
+    assert!(
+        !text.iter().any(|m| m.contains("Action Input: 1 * 2")),
+        "{text:?}"
+    );
+    // The summary's own prompt quoted the steps it condensed.
+    assert!(writer.borrow()[0].contains("Action: calculator[1 * 2]"));
+    // Its model call counts.
+    assert_eq!(t.stats().n_calls, 9 + summaries.len() as u32);
+}
+
+#[test]
+fn a_reflection_every_n_steps_is_written_by_the_model_and_read_in_the_next_prompts() {
+    let (agent, _) = doubling_run(Config {
+        reflect_every: Some(3),
+        max_steps: 10,
+        ..Config::default()
+    });
+    let mut seen = Vec::new();
+    let t = block_on(agent.run("Double 1 to 8.", &mut |e| {
+        if let Event::Memo {
+            kind, after, text, ..
+        } = e
+        {
+            seen.push(format!("{}:{after}:{text}", kind.name()));
+        }
+    }));
+    assert_eq!(
+        seen,
+        [
+            "reflection:3:REFLECTION: the doubling works; go on.",
+            "reflection:6:REFLECTION: the doubling works; go on."
+        ]
+    );
+    let prompt = agent.prompt(&t.before(4));
+    let last = &prompt.last().unwrap().content;
+    assert!(last.starts_with("Observation: 6"), "{last}");
+    assert!(
+        last.ends_with("Reflection after step 3:\nREFLECTION: the doubling works; go on."),
+        "{last}"
+    );
+    // A trajectory with memos reads back as it was written.
+    let read = tao_agent::Trajectory::from_json(&t.to_json()).unwrap();
+    assert_eq!(read, t);
 }

@@ -218,11 +218,11 @@ async fn errors_are_js_errors_with_clear_messages() {
         .unwrap();
     assert!(message(bad)
         .starts_with("unknown scenario \"nope\"; the built-in scenarios are: apple-ceo"));
-    let bad = parse_trajectory("{\"format\": \"tao-trajectory\", \"version\": 4}")
+    let bad = parse_trajectory("{\"format\": \"tao-trajectory\", \"version\": 5}")
         .err()
         .unwrap();
     assert_eq!(kind(&bad).as_deref(), Some("format"));
-    assert!(message(bad).contains("written by a newer tao (version 4)"));
+    assert!(message(bad).contains("written by a newer tao (version 5)"));
 
     // A model that throws ends the run with the error, and the trajectory is still returned.
     let throws = Function::new_with_args("messages", "throw new TypeError('bad key')");

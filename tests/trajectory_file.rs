@@ -5,7 +5,9 @@ use std::rc::Rc;
 use tao_agent::format::parse::Why;
 use tao_agent::format::{Format, Lang};
 use tao_agent::host::{block_on, NativeHost};
-use tao_agent::trajectory::{Action, ModelCall, ParallelCall, Repair, Switch, Thinking, Usage};
+use tao_agent::trajectory::{
+    Action, Memo, MemoKind, ModelCall, ParallelCall, Repair, Switch, Thinking, Usage,
+};
 use tao_agent::{scenarios, settings, Config, Trajectory};
 use tao_agent::{Step, StopReason};
 
@@ -26,7 +28,7 @@ fn round_trip() {
     let t = sample();
     let json = t.to_json();
     assert!(
-        json.starts_with("{\n  \"format\": \"tao-trajectory\",\n  \"version\": 3,"),
+        json.starts_with("{\n  \"format\": \"tao-trajectory\",\n  \"version\": 4,"),
         "{json}"
     );
     let read = Trajectory::from_json(&json).unwrap();
@@ -41,8 +43,8 @@ fn bad_files_get_clear_errors() {
         ("", "not a trajectory file: invalid JSON"),
         ("[1, 2]", "not a trajectory file: expected a JSON object"),
         ("{\"format\": \"other\"}", "not a trajectory file: the field \"format\" must be \"tao-trajectory\""),
-        ("{\"format\": \"tao-trajectory\", \"version\": 7}", "this trajectory was written by a newer tao (version 7); this tao reads versions 1 to 3: update tao to open it"),
-        ("{\"format\": \"tao-trajectory\", \"version\": \"1\"}", "not a trajectory file: the field \"version\" must be from 1 to 3"),
+        ("{\"format\": \"tao-trajectory\", \"version\": 7}", "this trajectory was written by a newer tao (version 7); this tao reads versions 1 to 4: update tao to open it"),
+        ("{\"format\": \"tao-trajectory\", \"version\": \"1\"}", "not a trajectory file: the field \"version\" must be from 1 to 4"),
         ("{\"format\": \"tao-trajectory\", \"version\": 1}", "malformed trajectory: missing field `task`"),
         ("{\"format\": \"tao-trajectory\", \"version\": 1, \"task\": \"t\", \"react_format\": \"mrkl\", \"steps\": [{\"index\": \"one\"}]}", "malformed trajectory: invalid type: string \"one\", expected u32"),
         ("{\"format\": \"tao-trajectory\", \"version\": 2, \"task\": \"t\", \"react_format\": \"yaml\"}", "malformed trajectory: unknown format `yaml`"),
@@ -114,7 +116,23 @@ fn everything() -> Trajectory {
             approved: Some(false),
             fuel: Some(7),
             tool_ms: 0.5,
+            picture: Some(json!({"kind": "line", "x": [1, 2], "y": [3.5, 4]})),
         }],
+        picture: Some(json!({"kind": "scatter", "title": "t", "x": ["a"], "y": [1]})),
+    });
+    t.memos.push(Memo {
+        kind: MemoKind::Reflection,
+        after: 1,
+        covers: 0,
+        text: "learned".into(),
+        call: Some(call("think again", None)),
+    });
+    t.memos.push(Memo {
+        kind: MemoKind::Summary,
+        after: 1,
+        covers: 1,
+        text: "condensed".into(),
+        call: None,
     });
     t.finish(StopReason::Error, Some("the server failed".into()));
     t
@@ -131,10 +149,11 @@ fn every_field_survives_a_round_trip() {
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();
     let step = &value["steps"][0];
     for (record, fields) in [
-        (step, 14),
+        (step, 15),
         (&step["calls"][0], 8),
         (&step["calls"][0]["thinking"], 3),
-        (&step["parallel"][0], 6),
+        (&step["parallel"][0], 7),
+        (&value["memos"][0], 5),
         (&step["switch"], 3),
         (&step["action"], 3),
         (&step["repair"], 2),
@@ -144,7 +163,10 @@ fn every_field_survives_a_round_trip() {
         assert_eq!(object.len(), fields, "{record}");
         assert!(object.values().all(|v| !v.is_null()), "{record}");
     }
-    assert_eq!(value["stats"]["n_calls"], 2);
+    assert_eq!(
+        value["stats"]["n_calls"], 3,
+        "the step's two calls and the reflection's"
+    );
     assert_eq!(
         value["stats"]["n_badcalls"], 3,
         "one retried call, one repair, one repaired parallel call"
@@ -194,7 +216,7 @@ fn version_1_files_still_read() {
     assert_eq!((stats.n_calls, stats.n_badcalls, stats.steps), (2, 1, 1));
     assert_eq!((stats.prompt_tokens, stats.elapsed_ms), (10, 21.5));
     // And it is written back as the current version.
-    assert!(t.to_json().contains("\"version\": 3,"));
+    assert!(t.to_json().contains("\"version\": 4,"));
 }
 
 #[test]
@@ -207,7 +229,7 @@ fn version_2_files_still_read() {
     let step = &t.steps[0];
     assert_eq!(step.action.as_ref().unwrap().id, None);
     assert!(step.parallel.is_empty() && step.calls[0].thinking.is_none());
-    assert!(t.to_json().contains("\"version\": 3,"));
+    assert!(t.to_json().contains("\"version\": 4,"));
 }
 
 #[test]

@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! format: mrkl            <- settings, one per line, until the first `--- reply`
-//! tools: search, calculator    (also max_steps, retries, token_budget)
+//! tools: search, calculator    (also max_steps, retries, token_budget, memory_tokens,
+//!                               keep_steps, reflect_every)
 //! task: ...
 //! --- reply               <- each reply the scripted model gives, in order
 //! Thought: ...
@@ -97,6 +98,11 @@ fn run_case(name: &str, head: &str) -> String {
         config.retries = n.parse().unwrap();
     }
     config.token_budget = setting("token_budget").map(|n| n.parse().unwrap());
+    config.memory_tokens = setting("memory_tokens").map(|n| n.parse().unwrap());
+    config.reflect_every = setting("reflect_every").map(|n| n.parse().unwrap());
+    if let Some(n) = setting("keep_steps") {
+        config.keep_steps = n.parse().unwrap();
+    }
     let replies: Vec<String> = replies
         .split("--- reply\n")
         .map(|r| r.strip_suffix('\n').unwrap_or(r).to_string())

@@ -1,5 +1,5 @@
 //! A tool implemented by a JavaScript function: `fn(input)` returns the observation (a string,
-//! `{observation, fuel}`, or any value, shown as JSON), or a Promise of it. A thrown error or a
+//! `{observation, fuel, picture}`, or any value, shown as JSON), or a Promise of it. A thrown error or a
 //! rejected Promise is the tool failing: the model reads it as an observation.
 
 use super::{describe, get, to_js};
@@ -47,9 +47,16 @@ impl Tool for JsTool {
             };
             if let Some(text) = get(&value, "observation").as_string() {
                 let fuel = get(&value, "fuel").as_f64().filter(|f| *f >= 0.0);
+                // A picture (a chart's numbers) rides along as JSON; the page draws it.
+                let picture = JSON::stringify(&get(&value, "picture"))
+                    .ok()
+                    .and_then(|s| s.as_string())
+                    .and_then(|s| serde_json::from_str::<Value>(&s).ok())
+                    .filter(|v| v.is_object());
                 return Ok(ToolOutput {
                     text,
                     fuel: fuel.map(|f| f as u64),
+                    picture,
                 });
             }
             Ok(ToolOutput::from(match value.as_string() {

@@ -50,6 +50,12 @@ export interface AgentOptions {
   tokenBudget?: number;
   /** Milliseconds the run may take (paused time aside); checked before each model call: the run then stops with "time_budget". 0 or absent: no limit. */
   timeBudgetMs?: number;
+  /** The prompt's budget, in estimated tokens (about 4 characters, or 1 CJK character, a token): when the next prompt would exceed it, the oldest steps are condensed into a summary the prompt shows in their place (the trajectory keeps every step). 0 or absent: off. */
+  memoryTokens?: number;
+  /** The latest steps a summary leaves as they are. Default 2. */
+  keepSteps?: number;
+  /** Reflect every this many steps, and after two failed actions in a row: a reflection the following prompts carry. 0 or absent: off. */
+  reflectEvery?: number;
   /** Milliseconds a tool call may take before it is abandoned with an error observation (a tool's own `timeoutMs` wins). Default 30000. */
   toolTimeoutMs?: number;
 }
@@ -73,7 +79,9 @@ export interface TaoMessage {
 /** A tool: `parameters` is the JSON Schema of its input (inputs are checked against it before the call; without it, the model is told the tool takes one string, and the function receives the input unchecked, as the model wrote it: a string, or parsed JSON). */
 export interface ToolSpecInit { name: string; description: string; parameters?: object; needsApproval?: boolean; timeoutMs?: number; /** Calls of one reply may run at the same time (no side effects on shared state). */ concurrent?: boolean; }
 /** What a tool function may return: the observation, or the observation with the fuel a sandboxed tool burned. */
-export type ToolResult = string | { observation: string; fuel?: number } | unknown;
+export type ToolResult = string | { observation: string; fuel?: number; picture?: Picture } | unknown;
+/** A chart a tool returns with its observation, drawn by the page from its numbers (`kind` "line" or "scatter"; one point per `x`/`y` pair). */
+export interface Picture { kind: "line" | "scatter"; title?: string; x: (number | string)[]; y: number[]; xLabel?: string; yLabel?: string }
 export interface RunOptions {
   onEvent?: (event: TaoEvent) => void;
   /** Aborting it stops the run at once (Stop): it resolves with `stop.reason` "aborted". */
@@ -94,11 +102,14 @@ export type TaoEvent =
   /** `call`: the call's position among those of one reply (0 unless the model made several at once). */
   | { type: "action"; index: number; call: number; tool: string; input: unknown }
   | { type: "approval"; index: number; call: number; tool: string; approved: boolean }
-  | { type: "observation"; index: number; call: number; text: string; fuel: number | null }
+  /** `picture`: what the tool returned to be drawn with the observation (a chart: `{kind, title, x, y}`). */
+  | { type: "observation"; index: number; call: number; text: string; fuel: number | null; picture: Picture | null }
   | { type: "repair"; index: number; call: number; why: string; message: string }
   | { type: "note"; index: number; text: string }
   | { type: "switch"; index: number; from: string; to: string; why: string }
   | { type: "answer"; index: number; text: string }
+  /** A long run's memo, written after step `after`: a summary of steps 1 to `covers`, or a reflection (`covers` 0). */
+  | { type: "summary" | "reflection"; after: number; covers: number; text: string }
   | { type: "stopped"; reason: StopReason; message: string | null };
 export type StopReason = "answer" | "max_steps" | "aborted" | "error" | "refused" | "truncated" | "token_budget" | "time_budget";
 /** A tool call; `id` is the provider's (native tool calling), sent back with its result. */
@@ -114,7 +125,20 @@ export interface TaoStep {
   notes: string[]; switch: { from: string; to: string; why: string } | null;
   approved: boolean | null; fuel: number | null; ms: number; tool_ms: number;
   /** The other tool calls of the same reply, when the model made several at once, each with its own observation. */
-  parallel: { action: TaoAction; observation: string | null; repair: { why: string; message: string } | null; approved: boolean | null; fuel: number | null; tool_ms: number }[];
+  parallel: { action: TaoAction; observation: string | null; repair: { why: string; message: string } | null; approved: boolean | null; fuel: number | null; tool_ms: number; picture: Picture | null }[];
+  /** A picture the tool returned with the observation (see `Picture`). */
+  picture: Picture | null;
+}
+/** A note written between steps of a long run, which the following prompts carry. */
+export interface Memo {
+  kind: "summary" | "reflection";
+  /** The step it was written after. */
+  after: number;
+  /** A summary stands for steps 1 to `covers` (the prompt leaves them out); 0 for a reflection. */
+  covers: number;
+  text: string;
+  /** The model call that wrote it; null when tao wrote it from the steps (the offline model). */
+  call: ModelCall | null;
 }
 export interface ModelCall {
   raw: string;
@@ -128,8 +152,10 @@ export interface ModelCall {
   thinking: { text: string; signature: string; redacted: string[] } | null;
 }
 export interface Trajectory {
-  format: "tao-trajectory"; version: 3; task: string; react_format: string; lang: string; model: string;
+  format: "tao-trajectory"; version: 4; task: string; react_format: string; lang: string; model: string;
   steps: TaoStep[];
+  /** Summaries and reflections, in the order they were written. */
+  memos: Memo[];
   /** Written from the steps (the last step's answer); not read back. */
   answer: string | null;
   stop: { reason: StopReason; message: string | null } | null;

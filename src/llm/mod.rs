@@ -82,4 +82,9 @@ pub trait Model {
         request: Request<'a>,
         on_delta: OnDelta<'a>,
     ) -> LocalBoxFuture<'a, Result<Reply, Error>>;
+    /// Whether it can write a long run's memos (a summary, a reflection) when asked in plain
+    /// words; the offline scripted model cannot, and tao writes them itself.
+    fn writes_memos(&self) -> bool {
+        true
+    }
 }

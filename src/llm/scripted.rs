@@ -318,6 +318,9 @@ impl Scripted {
 }
 
 impl Model for Scripted {
+    fn writes_memos(&self) -> bool {
+        false
+    }
     fn name(&self) -> String {
         self.name.clone()
     }

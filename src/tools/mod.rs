@@ -24,11 +24,18 @@ pub struct ToolOutput {
     pub text: String,
     /// Fuel (wasm instructions, roughly) a sandboxed tool burned, for the trajectory.
     pub fuel: Option<u64>,
+    /// A picture to show with the observation (a chart: `{kind, title, x, y}`); the model
+    /// does not read it.
+    pub picture: Option<Value>,
 }
 
 impl From<String> for ToolOutput {
     fn from(text: String) -> Self {
-        ToolOutput { text, fuel: None }
+        ToolOutput {
+            text,
+            fuel: None,
+            picture: None,
+        }
     }
 }
 

@@ -1,0 +1,299 @@
+//! Memory for long runs: the agent writes *memos* between steps, which the following prompts
+//! carry (see `crate::prompt`).
+//!
+//! - A **summary**, when the next prompt would outgrow its budget (`memory_tokens`, in
+//!   estimated tokens): the oldest steps, all but the last `keep_steps`, are condensed, and the
+//!   prompt then shows the summary in their place. (Seed 000's interview question: what to do
+//!   when the history no longer fits.)
+//! - A **reflection**, every `reflect_every` steps and after two failed actions in a row: what
+//!   has been learned and what to try next (seed 003's reflection).
+//!
+//! The trajectory keeps every step either way: a summary changes what the model reads, never
+//! what happened. The model writes the memo, with its own short prompt below; the offline
+//! model cannot, so tao writes it from the steps (extractive: for each step, the sentence of
+//! its observation that shares most words with the task), deterministically.
+
+use super::{micros, Agent};
+use crate::event::{Event, Observer};
+use crate::format::{input_text, Lang};
+use crate::llm::{Delta, Request};
+use crate::text::{estimate_tokens, folded, sentences};
+use crate::trajectory::{Memo, MemoKind, ModelCall, Step, StopReason, Trajectory};
+
+/// What the model is asked when it writes a summary.
+const SUMMARY_EN: &str = "You keep the memory of a ReAct agent that is working on the question below. Its earliest steps no longer fit in its prompt. Condense them into a short summary, at most five sentences: the facts found, with the tool and input that found each; what was tried without success; what is still to find. Write only the summary.";
+const SUMMARY_ZH: &str = "你负责记录一个 ReAct 智能体的记忆,它正在回答下面的问题。它最早的几步已经放不进提示词了。请把它们压缩成一段简短的摘要,不超过五句:找到了哪些事实,以及是用哪个工具和输入找到的;哪些尝试没有成功;还需要查找什么。只写摘要。";
+/// What the model is asked when it writes a reflection.
+const REFLECTION_EN: &str = "You are a ReAct agent working on the question below, pausing to reflect on your steps so far. In two or three sentences, say what you have learned, what went wrong (if anything), and what you will try next. Write only the reflection.";
+const REFLECTION_ZH: &str = "你是一个正在回答下面问题的 ReAct 智能体,现在停下来反思到目前为止的步骤。用两三句话说明:你了解到了什么,哪里出了问题(如果有),接下来打算尝试什么。只写反思。";
+
+/// The longest piece of an observation a memo's prompt quotes, in characters.
+const QUOTE_CHARS: usize = 600;
+
+impl Agent {
+    /// Writes the memos due before the next step: a reflection, then a summary. Returns why
+    /// the run must end if a memo's model call failed (the trajectory keeps what was done).
+    pub(super) async fn remember(
+        &self,
+        trajectory: &mut Trajectory,
+        on_event: Observer<'_>,
+    ) -> Option<(StopReason, Option<String>)> {
+        let after = trajectory.steps.len() as u32;
+        if self.reflection_due(trajectory) {
+            let memo = self.memo(trajectory, MemoKind::Reflection, after, 0).await;
+            self.keep(trajectory, memo, on_event)?;
+        }
+        if let Some(covers) = self.summary_due(trajectory) {
+            let memo = self
+                .memo(trajectory, MemoKind::Summary, after, covers)
+                .await;
+            self.keep(trajectory, memo, on_event)?;
+        }
+        None
+    }
+
+    /// Adds a written memo to the trajectory and says so; a failed call ends the run.
+    fn keep(
+        &self,
+        trajectory: &mut Trajectory,
+        memo: Result<Memo, crate::error::Error>,
+        on_event: Observer<'_>,
+    ) -> Option<(StopReason, Option<String>)> {
+        match memo {
+            Ok(memo) => {
+                on_event(&Event::Memo {
+                    kind: memo.kind,
+                    after: memo.after,
+                    covers: memo.covers,
+                    text: &memo.text,
+                });
+                trajectory.memos.push(memo);
+                None
+            }
+            Err(error) => Some((StopReason::of(error.kind), Some(error.message))),
+        }
+    }
+
+    /// A reflection is due every `reflect_every` steps, and after two failed actions in a row
+    /// (once per such pair), when reflection is on.
+    fn reflection_due(&self, trajectory: &Trajectory) -> bool {
+        let Some(every) = self.config.reflect_every.filter(|&n| n > 0) else {
+            return false;
+        };
+        let n = trajectory.steps.len() as u32;
+        let written = |after: u32| {
+            trajectory
+                .memos
+                .iter()
+                .any(|m| m.kind == MemoKind::Reflection && m.after == after)
+        };
+        if n == 0 || written(n) {
+            return false;
+        }
+        let steps = &trajectory.steps;
+        let failing = n >= 2 && failed(&steps[n as usize - 1]) && failed(&steps[n as usize - 2]);
+        n % every == 0 || (failing && !written(n - 1))
+    }
+
+    /// The step a summary should condense up to, when the next prompt would exceed
+    /// `memory_tokens` and there are steps beyond the last `keep_steps` not yet condensed.
+    fn summary_due(&self, trajectory: &Trajectory) -> Option<u32> {
+        let budget = self.config.memory_tokens?;
+        let prompt = self.prompt(trajectory);
+        let size: u64 = prompt.iter().map(|m| estimate_tokens(&m.content)).sum();
+        let covers = (trajectory.steps.len() as u32).saturating_sub(self.config.keep_steps);
+        (size > budget && covers > condensed(trajectory)).then_some(covers)
+    }
+
+    /// A memo of `kind` written after step `after` (a summary of steps 1 to `covers`): by the
+    /// model, or from the steps when the model cannot write one.
+    async fn memo(
+        &self,
+        trajectory: &Trajectory,
+        kind: MemoKind,
+        after: u32,
+        covers: u32,
+    ) -> Result<Memo, crate::error::Error> {
+        let (text, call) = match self.model.writes_memos() {
+            true => {
+                let call = self.write(trajectory, kind, covers).await?;
+                (call.raw.trim().to_string(), Some(call))
+            }
+            false => (extract(trajectory, kind, covers), None),
+        };
+        Ok(Memo {
+            kind,
+            after,
+            covers,
+            text,
+            call,
+        })
+    }
+
+    /// Asks the model to write a memo: its own instructions, then the question and the steps
+    /// it is about.
+    async fn write(
+        &self,
+        trajectory: &Trajectory,
+        kind: MemoKind,
+        covers: u32,
+    ) -> Result<ModelCall, crate::error::Error> {
+        let lang = trajectory.lang;
+        let instructions = match (kind, lang) {
+            (MemoKind::Summary, Lang::Zh) => SUMMARY_ZH,
+            (MemoKind::Summary, _) => SUMMARY_EN,
+            (MemoKind::Reflection, Lang::Zh) => REFLECTION_ZH,
+            (MemoKind::Reflection, _) => REFLECTION_EN,
+        };
+        let from = condensed(trajectory);
+        let upto = match kind {
+            MemoKind::Summary => covers,
+            MemoKind::Reflection => trajectory.steps.len() as u32,
+        };
+        let mut about = format!("Question: {}\n", trajectory.task);
+        if let Some(earlier) = trajectory.summary() {
+            about += &format!("\nEarlier summary: {}\n", earlier.text);
+        }
+        for step in trajectory
+            .steps
+            .iter()
+            .filter(|s| s.index > from && s.index <= upto)
+        {
+            about += &step_text(step);
+        }
+        let messages = [
+            crate::chat::Message::new(crate::chat::Role::System, instructions),
+            crate::chat::Message::new(crate::chat::Role::User, about),
+        ];
+        let request = Request {
+            messages: &messages,
+            stop: &[],
+            tools: &[],
+            abort: &self.abort,
+        };
+        let mut call = ModelCall::default();
+        let started = self.host.now_ms();
+        let mut on_delta = |delta: Delta| -> bool {
+            match delta {
+                Delta::Text(text) => call.raw.push_str(text),
+                Delta::Usage(usage) => call.usage = Some(usage),
+                Delta::Reasoning(_) | Delta::Note(_) => {}
+            }
+            !self.abort.is_aborted()
+        };
+        let reply = self.model.complete(request, &mut on_delta).await;
+        call.ms = micros(self.host.now_ms() - started);
+        let reply = reply?;
+        call.usage = reply.usage.or(call.usage);
+        Ok(call)
+    }
+}
+
+/// Whether a step's action failed: a repair, a tool error, or a denied approval.
+fn failed(step: &Step) -> bool {
+    let error = step
+        .observation
+        .as_deref()
+        .is_some_and(|o| o.starts_with("Error:"));
+    step.repair.is_some() || error || step.approved == Some(false)
+}
+
+/// How many of the first steps the latest summary stands for (0: none).
+fn condensed(trajectory: &Trajectory) -> u32 {
+    trajectory.summary().map_or(0, |m| m.covers)
+}
+
+/// A step as a memo's prompt quotes it.
+fn step_text(step: &Step) -> String {
+    let mut text = format!("\nStep {}\n", step.index);
+    if !step.thought.is_empty() {
+        text += &format!("Thought: {}\n", step.thought);
+    }
+    if let Some(action) = &step.action {
+        text += &format!("Action: {}[{}]\n", action.tool, input_text(&action.input));
+    }
+    if let Some(observation) = &step.observation {
+        let quoted: String = observation.chars().take(QUOTE_CHARS).collect();
+        text += &format!("Observation: {quoted}\n");
+    }
+    text
+}
+
+/// The memo tao writes itself when the model cannot: for each step, its action and the
+/// sentence of its observation that shares most words with the task.
+fn extract(trajectory: &Trajectory, kind: MemoKind, covers: u32) -> String {
+    let zh = trajectory.lang == Lang::Zh;
+    let task = words(&trajectory.task);
+    let from = condensed(trajectory);
+    let line = |step: &Step| {
+        let action = step.action.as_ref().map_or(String::new(), |a| {
+            format!("{}[{}]", a.tool, input_text(&a.input))
+        });
+        let seen = step.observation.as_deref().unwrap_or("");
+        let best = sentences(seen)
+            .into_iter()
+            .max_by_key(|s| words(s).iter().filter(|w| task.contains(w)).count())
+            .unwrap_or("");
+        let best: String = best.chars().take(240).collect();
+        let best = best.trim_end_matches(['.', '。']);
+        match (failed(step), zh) {
+            (true, false) => format!("{action} failed: {best}"),
+            (true, true) => format!("{action} 失败:{best}"),
+            (false, _) => format!("{action}: {best}"),
+        }
+    };
+    match kind {
+        MemoKind::Summary => {
+            let mut lines: Vec<String> = trajectory
+                .summary()
+                .map(|m| m.text.clone())
+                .into_iter()
+                .collect();
+            let steps = trajectory.steps.iter();
+            lines.extend(
+                steps
+                    .filter(|s| s.index > from && s.index <= covers)
+                    .map(line),
+            );
+            lines.join("\n")
+        }
+        MemoKind::Reflection => {
+            let steps = &trajectory.steps;
+            let learned: Vec<String> = steps
+                .iter()
+                .filter(|s| s.index > from && !failed(s) && s.observation.is_some())
+                .map(line)
+                .collect();
+            let failing = steps.len() >= 2 && steps[steps.len() - 2..].iter().all(failed);
+            let (learned, next) = match (zh, learned.is_empty(), failing) {
+                (false, true, _) => ("nothing useful yet".to_string(), "try another tool or another input"),
+                (false, false, true) => (learned.join("; "), "the last two actions failed: try another tool or another input, not the same again"),
+                (false, false, false) => (learned.join("; "), "answer from what was found, or look up what is still missing"),
+                (true, true, _) => ("还没有有用的信息".to_string(), "换一个工具或换一个输入"),
+                (true, false, true) => (learned.join(";"), "最近两次行动都失败了:换一个工具或换一个输入,不要重复"),
+                (true, false, false) => (learned.join(";"), "根据已找到的信息作答,或查找仍然缺少的信息"),
+            };
+            match zh {
+                false => format!("Learned so far: {learned}. Next: {next}."),
+                true => format!("目前了解到:{learned}。接下来:{next}。"),
+            }
+        }
+    }
+}
+
+/// The words of `text` worth matching (folded, three characters or more; each CJK character).
+fn words(text: &str) -> Vec<String> {
+    let folded = folded(text);
+    let mut out: Vec<String> = folded
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().count() >= 3 && !w.chars().any(crate::text::is_cjk))
+        .map(str::to_string)
+        .collect();
+    out.extend(
+        folded
+            .chars()
+            .filter(|&c| crate::text::is_cjk(c))
+            .map(String::from),
+    );
+    out
+}
