@@ -819,3 +819,22 @@ fn a_reflection_every_n_steps_is_written_by_the_model_and_read_in_the_next_promp
     let read = tao_agent::Trajectory::from_json(&t.to_json()).unwrap();
     assert_eq!(read, t);
 }
+
+#[test]
+fn a_reflection_and_a_summary_due_together_are_both_written() {
+    let (agent, _) = doubling_run(Config {
+        reflect_every: Some(1),
+        memory_tokens: Some(330),
+        max_steps: 10,
+        ..Config::default()
+    });
+    let t = block_on(agent.run("Double 1 to 8.", &mut |_| {}));
+    let both = t.memos.iter().any(|m| {
+        m.kind == tao_agent::trajectory::MemoKind::Summary
+            && t.memos
+                .iter()
+                .any(|r| r.kind != m.kind && r.after == m.after)
+    });
+    assert!(both, "{}", t.to_text());
+    assert_eq!(t.answer(), Some("16"));
+}

@@ -41,15 +41,15 @@ impl Agent {
         let after = trajectory.steps.len() as u32;
         if self.reflection_due(trajectory) {
             let memo = self.memo(trajectory, MemoKind::Reflection, after, 0).await;
-            self.keep(trajectory, memo, on_event)?;
+            if let Some(stop) = self.keep(trajectory, memo, on_event) {
+                return Some(stop);
+            }
         }
-        if let Some(covers) = self.summary_due(trajectory) {
-            let memo = self
-                .memo(trajectory, MemoKind::Summary, after, covers)
-                .await;
-            self.keep(trajectory, memo, on_event)?;
-        }
-        None
+        let covers = self.summary_due(trajectory)?;
+        let memo = self
+            .memo(trajectory, MemoKind::Summary, after, covers)
+            .await;
+        self.keep(trajectory, memo, on_event)
     }
 
     /// Adds a written memo to the trajectory and says so; a failed call ends the run.

@@ -7,6 +7,7 @@
 //! tao parse --format mrkl|paper|json [--final-marker M] [--tools a,b]   < reply.txt
 //! tao parse --jsonl                                                      < cases.jsonl
 //! tao run --scenario NAME [--format F] [--lang en|zh] [--max-steps N] [--task T] [--json] [--show-prompts]
+//!         [--token-budget N] [--time-budget-ms N] [--memory-tokens N] [--keep-steps N] [--reflect-every N]
 //! tao scenarios
 //! ```
 
@@ -38,6 +39,7 @@ mod cli {
       tao parse --format mrkl|paper|json [--final-marker M] [--tools a,b] < reply.txt
       tao parse --jsonl < cases.jsonl      (one {id, text, style, final_marker, prompt_suffix, tools} per line)
       tao run --scenario NAME [--format mrkl|paper] [--lang en|zh] [--max-steps N] [--task T] [--json] [--show-prompts]
+              [--token-budget N] [--time-budget-ms N] [--memory-tokens N] [--keep-steps N] [--reflect-every N]
       tao scenarios";
 
     pub fn main() -> ExitCode {
@@ -122,11 +124,20 @@ mod cli {
                 settings.insert(option.into(), value.into());
             }
         }
-        if let Some(n) = flag(args, "--max-steps") {
-            let n: u32 = n
-                .parse()
-                .map_err(|_| format!("--max-steps takes a whole number, not \"{n}\""))?;
-            settings.insert("maxSteps".into(), n.into());
+        for (flag_name, option) in [
+            ("--max-steps", "maxSteps"),
+            ("--token-budget", "tokenBudget"),
+            ("--time-budget-ms", "timeBudgetMs"),
+            ("--memory-tokens", "memoryTokens"),
+            ("--keep-steps", "keepSteps"),
+            ("--reflect-every", "reflectEvery"),
+        ] {
+            if let Some(n) = flag(args, flag_name) {
+                let n: u64 = n
+                    .parse()
+                    .map_err(|_| format!("{flag_name} takes a whole number, not \"{n}\""))?;
+                settings.insert(option.into(), n.into());
+            }
         }
         let settings = Settings::from_json(&settings.into()).map_err(|e| e.message)?;
         let scenario = settings
@@ -157,13 +168,11 @@ mod cli {
     }
 
     /// The exact prompt of each step. The prompt is rendered from the trajectory, so the prompt of
-    /// step k is the rendering of the first k-1 steps.
+    /// step k is the rendering of the first k-1 steps (and the memos written before it).
     fn print_prompts(agent: &tao_agent::Agent, trajectory: &Trajectory) {
-        for k in 0..trajectory.steps.len() {
-            let mut before = trajectory.clone();
-            before.steps.truncate(k);
-            println!("──────── prompt for step {} ────────", k + 1);
-            for message in agent.prompt(&before) {
+        for k in 1..=trajectory.steps.len() as u32 {
+            println!("──────── prompt for step {k} ────────");
+            for message in agent.prompt(&trajectory.before(k)) {
                 println!("[{}]\n{}", message.role.name(), message.content);
                 for call in &message.tool_calls {
                     println!("(calls {} with {})", call.name, call.arguments);
