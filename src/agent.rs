@@ -307,8 +307,8 @@ impl Agent {
         let budget = self.config.time_budget_ms?;
         let spent = trajectory.stats().elapsed_ms;
         (spent >= budget as f64).then(|| {
-            let (spent, budget) = (spent / 1000.0, budget as f64 / 1000.0);
-            let message = format!("the time budget is spent: {spent:.1} s used of {budget:.1} s; raise Time budget to let the run go on");
+            let (spent, budget) = (seconds(spent), seconds(budget as f64));
+            let message = format!("the time budget is spent: {spent} s used of {budget} s; raise Time budget to let the run go on");
             (StopReason::TimeBudget, Some(message))
         })
     }
@@ -649,10 +649,15 @@ fn plain(input: &serde_json::Value) -> String {
         serde_json::Value::String(text) => text.clone(),
         other => crate::to_json::to_string(other),
     };
-    text.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
+    let spaced = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    crate::text::folded(&spaced)
+}
+
+/// Milliseconds as seconds with one decimal ("2.5"), without the float formatting machinery
+/// `{:.1}` would link into the wasm.
+fn seconds(ms: f64) -> String {
+    let tenths = (ms / 100.0).round() as u64;
+    format!("{}.{}", tenths / 10, tenths % 10)
 }
 
 /// Ends the run and says so.

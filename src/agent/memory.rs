@@ -285,7 +285,8 @@ fn extract(trajectory: &Trajectory, kind: MemoKind, covers: u32) -> String {
 fn words(text: &str) -> Vec<String> {
     let folded = folded(text);
     let mut out: Vec<String> = folded
-        .split(|c: char| !c.is_alphanumeric())
+        // Any non-ASCII character counts as a letter: Unicode's tables would cost the wasm KBs.
+        .split(|c: char| !c.is_ascii_alphanumeric() && c.is_ascii())
         .filter(|w| w.chars().count() >= 3 && !w.chars().any(crate::text::is_cjk))
         .map(str::to_string)
         .collect();
