@@ -68,12 +68,14 @@ pub enum Event<'a> {
     /// The final answer.
     Answer { index: u32, text: &'a str },
     /// A memo written after step `after`: a summary of steps 1 to `covers`, or a reflection
-    /// (`covers` 0). Its type is the memo's kind: `summary` or `reflection`.
+    /// (`covers` 0), written by the model or (`by_model` false) by tao from the steps. Its type
+    /// is the memo's kind: `summary` or `reflection`.
     Memo {
         kind: MemoKind,
         after: u32,
         covers: u32,
         text: &'a str,
+        by_model: bool,
     },
     /// The run ended.
     Stopped {
@@ -176,11 +178,13 @@ impl ToJson for Event<'_> {
                 after,
                 covers,
                 text,
+                by_model,
             } => out.object(&[
                 ("type", &kind.name()),
                 ("after", after),
                 ("covers", covers),
                 ("text", text),
+                ("by_model", by_model),
             ]),
             Event::Stopped { reason, message } => out.object(&[
                 ("type", &"stopped"),

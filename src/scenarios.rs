@@ -16,9 +16,13 @@ const FILES: &[&str] = &[
     include_str!("../data/scenarios/einstein.json"),
     include_str!("../data/scenarios/units.json"),
     include_str!("../data/scenarios/code.json"),
+    include_str!("../data/scenarios/stock-chart.json"),
     include_str!("../data/scenarios/water.json"),
+    include_str!("../data/scenarios/huawei-phone.json"),
     include_str!("../data/scenarios/format-repair.json"),
     include_str!("../data/scenarios/max-steps.json"),
+    include_str!("../data/scenarios/long-run-summary.json"),
+    include_str!("../data/scenarios/reflection.json"),
     include_str!("../data/scenarios/hallucination.json"),
     include_str!("../data/scenarios/html-injection.json"),
 ];
@@ -46,6 +50,10 @@ pub struct Scenario {
     pub reflect_every: Option<u32>,
     /// The built-in tools it uses (`search`, `lookup`, `calculator`).
     pub tools: Vec<String>,
+    /// The JSON file of pages its `search_docs` searches, per language: a path from the site's
+    /// root (`www/samples/huawei-phones.json`), which the page fetches and a host without a
+    /// network reads from its disk. Its rules are written against those pages.
+    pub docs: Option<Text>,
     /// The scripted model's rules.
     pub policy: Vec<Rule>,
 }
@@ -71,6 +79,7 @@ fn read(file: &str) -> Result<Scenario, String> {
         keep_steps: o.or_default("keep_steps")?,
         reflect_every: o.or_default("reflect_every")?,
         tools: o.required("tools")?,
+        docs: o.or_default("docs")?,
         policy: o.required("policy")?,
     })
 }

@@ -122,7 +122,8 @@ pub struct Settings {
     pub endpoint: Option<Endpoint>,
     /// The MediaWiki that `search` and `lookup` read, instead of the built-in pages.
     pub wiki: Option<Wiki>,
-    /// What `search_docs` searches.
+    /// What `search_docs` searches, unless the scenario names its own pages (which win: its
+    /// rules are written against them).
     pub docs: Option<Docs>,
 }
 
@@ -283,8 +284,15 @@ impl Settings {
         let lang = self.config.lang;
         let mut tools: Registry = crate::tools::builtin(&builtin, lang.name())?;
         if names.iter().any(|n| n == "search_docs") && !is_host_tool("search_docs") {
-            match &self.docs {
+            // A scenario's own pages come first: its rules are written against them.
+            let own = self.scenario.as_ref().and_then(|s| s.docs.as_ref());
+            let own = own.map(|path| Docs::At(path.get(lang).to_string()));
+            match own.as_ref().or(self.docs.as_ref()) {
                 Some(Docs::Given(list)) => tools.register(docs::tool(list.clone())),
+                // Without a network (the CLI, the tests), a path is read from the disk.
+                Some(Docs::At(path)) if transport.is_none() && !path.contains("://") => {
+                    tools.register(docs::tool(local_docs(path)?))
+                }
                 Some(Docs::At(url)) => {
                     tools.register(docs::tool_from_url(url, network("docs from a URL")?))
                 }
@@ -427,6 +435,28 @@ impl Reader<'_> {
             .map(|v| Vec::<String>::from_value(v).map_err(|_| Error::config(problem)))
             .transpose()
     }
+}
+
+/// A documents file read from the disk, for a host with no network: the CLI and the tests read
+/// a scenario's pages from the repository (paths are relative to the working directory).
+#[cfg(not(target_arch = "wasm32"))]
+fn local_docs(path: &str) -> Result<Vec<Doc>, Error> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Error::config(format!(
+            "cannot read the documents at {path}: {e} (paths are read from the repository's root)"
+        ))
+    })?;
+    let json: Value = serde_json::from_str(&text)
+        .map_err(|e| Error::config(format!("the documents at {path} are not JSON: {e}")))?;
+    docs::read_docs(&json).map_err(|e| Error::config(format!("{path}: {e}")))
+}
+
+/// In a page there is always a network (`fetch`), so a path is never read from a disk.
+#[cfg(target_arch = "wasm32")]
+fn local_docs(path: &str) -> Result<Vec<Doc>, Error> {
+    Err(Error::config(format!(
+        "the documents at {path} need the network, which this host does not give"
+    )))
 }
 
 /// The `docs` setting: a URL, or a list of `{title, url, text}`.

@@ -277,14 +277,23 @@ fn every_scenario_ends_as_designed_in_both_languages() {
         ("apple-ceo", StopReason::Answer),
         ("einstein", StopReason::Answer),
         ("water", StopReason::Answer),
+        ("huawei-phone", StopReason::Answer),
         ("format-repair", StopReason::Answer),
         ("max-steps", StopReason::MaxSteps),
+        ("long-run-summary", StopReason::Answer),
+        ("reflection", StopReason::Answer),
         ("hallucination", StopReason::Answer),
         ("html-injection", StopReason::Answer),
     ];
-    // `units` and `code` use tools the page registers (a sandboxed wasm tool, the JS sandbox;
-    // tested end to end in Chromium); without them the offline agent says which is missing.
-    for (name, tool) in [("units", "\"units\""), ("code", "\"run_js\"")] {
+    // `units`, `code` and `stock-chart` use tools the page registers (a sandboxed wasm tool, the
+    // JS sandbox; tested end to end in Chromium); without them the offline agent says which is
+    // missing.
+    let page_tools = [
+        ("units", "\"units\""),
+        ("code", "\"run_js\""),
+        ("stock-chart", "\"run_js\""),
+    ];
+    for (name, tool) in page_tools {
         let scenario = scenarios::get(name).unwrap();
         let host = Rc::new(NativeHost::default());
         let missing = settings::offline_agent(&scenario, Config::default(), 0, host)
@@ -292,7 +301,7 @@ fn every_scenario_ends_as_designed_in_both_languages() {
             .expect("needs a page tool");
         assert!(missing.message.contains(tool), "{}", missing.message);
     }
-    assert_eq!(scenarios::all().len(), expected.len() + 2);
+    assert_eq!(scenarios::all().len(), expected.len() + page_tools.len());
     for (name, reason) in expected {
         for lang in [Lang::En, Lang::Zh] {
             for format in [Format::Mrkl, Format::Paper] {

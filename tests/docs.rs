@@ -277,6 +277,79 @@ fn passages_start_and_end_at_sentences_and_never_split_a_character() {
     assert!(text.contains(core), "{passage}");
 }
 
+/// An agent built from settings with no network (as the CLI and these tests build it).
+fn offline(settings: Value) -> Result<tao_agent::Agent, tao_agent::Error> {
+    use tao_agent::settings::{Parts, Settings};
+    Settings::from_json(&settings)?.agent(Parts {
+        host: Rc::new(tao_agent::host::NativeHost::default()),
+        transport: None,
+        tools: Vec::new(),
+        model: None,
+    })
+}
+
+/// Regression (the huawei-phone scenario): a scenario that names its own pages searches those,
+/// in the run's language, whatever the `docs` setting says (its rules are written against
+/// them); where there is no network, a documents path is read from the disk.
+#[test]
+fn a_scenario_searches_its_own_pages_read_from_the_disk_without_a_network() {
+    let other = json!([{"title": "Phones", "url": "", "text": "Nothing about Huawei here."}]);
+    for (lang, first, answer) in [
+        (
+            "en",
+            "Huawei Mate 70 series launched (26 November 2024)",
+            "As of 11 June 2025",
+        ),
+        (
+            "zh",
+            "华为 Mate 70 系列发布(2024 年 11 月 26 日)",
+            "截至 2025 年 6 月 11 日",
+        ),
+    ] {
+        let agent =
+            offline(json!({"scenario": "huawei-phone", "lang": lang, "docs": other})).unwrap();
+        let scenario = tao_agent::scenarios::get("huawei-phone").unwrap();
+        let task = scenario.task(tao_agent::format::Lang::from_name(lang).unwrap());
+        let t = block_on(agent.run(task, &mut |_| {}));
+        let observation = t.steps[0].observation.clone().unwrap_or_default();
+        assert!(
+            observation.starts_with(&format!("[1] {first}")),
+            "{observation}"
+        );
+        assert!(
+            t.answer().unwrap_or_default().starts_with(answer),
+            "{}",
+            t.to_text()
+        );
+    }
+    // The `docs` setting as a path, read from the disk too; a missing file names itself.
+    let replies = json!([
+        "Action: search_docs\nAction Input: Pura 80\n",
+        "Final Answer: ok"
+    ]);
+    let agent = offline(json!({"tools": ["search_docs"], "docs": "www/samples/huawei-phones.json", "replies": replies})).unwrap();
+    let t = block_on(agent.run("Which Pura is newest?", &mut |_| {}));
+    let observation = t.steps[0].observation.clone().unwrap_or_default();
+    assert!(
+        observation.starts_with("[1] Huawei Pura 80 series launched (11 June 2025)"),
+        "{observation}"
+    );
+    let missing = offline(
+        json!({"tools": ["search_docs"], "docs": "no/such/pages.json", "replies": replies}),
+    );
+    let message = missing.err().expect("a missing file is an error").message;
+    assert!(
+        message.starts_with("cannot read the documents at no/such/pages.json: "),
+        "{message}"
+    );
+    // A URL still needs the network.
+    let url = offline(
+        json!({"tools": ["search_docs"], "docs": "https://example.com/docs.json", "replies": replies}),
+    );
+    let message = url.err().expect("a URL needs the network").message;
+    assert!(message.contains("needs the network"), "{message}");
+}
+
 #[test]
 fn bad_document_lists_say_which_entry_and_what_is_wrong() {
     let ok = json!({"title": "t", "url": "u", "text": "x"});

@@ -66,6 +66,7 @@ impl Agent {
                     after: memo.after,
                     covers: memo.covers,
                     text: &memo.text,
+                    by_model: memo.call.is_some(),
                 });
                 trajectory.memos.push(memo);
                 None
@@ -230,10 +231,23 @@ fn extract(trajectory: &Trajectory, kind: MemoKind, covers: u32) -> String {
             format!("{}[{}]", a.tool, input_text(&a.input))
         });
         let seen = step.observation.as_deref().unwrap_or("");
-        let best = sentences(seen)
-            .into_iter()
-            .max_by_key(|s| words(s).iter().filter(|w| task.contains(w)).count())
-            .unwrap_or("");
+        // The first of the sentences sharing most words with the task and the action's input,
+        // a sentence with a number (a date, an amount) counting one more.
+        let asked = step
+            .action
+            .as_ref()
+            .map_or(Vec::new(), |a| words(&input_text(&a.input)));
+        let mut best = ("", 0);
+        for sentence in sentences(seen) {
+            let said = words(sentence);
+            let shared = said.iter().filter(|w| task.contains(w)).count()
+                + said.iter().filter(|w| asked.contains(w)).count()
+                + usize::from(sentence.chars().any(|c| c.is_ascii_digit()));
+            if shared > best.1 || best.0.is_empty() {
+                best = (sentence, shared.max(best.1));
+            }
+        }
+        let best = best.0;
         let best: String = best.chars().take(240).collect();
         let best = best.trim_end_matches(['.', '。']);
         match (failed(step), zh) {
@@ -281,20 +295,30 @@ fn extract(trajectory: &Trajectory, kind: MemoKind, covers: u32) -> String {
     }
 }
 
-/// The words of `text` worth matching (folded, three characters or more; each CJK character).
+/// Words too common to say what a sentence is about.
+const COMMON: &[&str] = &[
+    "the", "was", "and", "for", "with", "who", "what", "which", "how", "that", "this", "from",
+    "are", "his", "her", "its", "has", "had", "have", "when", "where", "were", "their", "是", "的",
+    "了", "在", "和",
+];
+
+/// The words of `text` worth matching (folded, three characters or more, not common; each CJK
+/// character).
 fn words(text: &str) -> Vec<String> {
     let folded = folded(text);
     let mut out: Vec<String> = folded
         // Any non-ASCII character counts as a letter: Unicode's tables would cost the wasm KBs.
         .split(|c: char| !c.is_ascii_alphanumeric() && c.is_ascii())
         .filter(|w| w.chars().count() >= 3 && !w.chars().any(crate::text::is_cjk))
+        .filter(|w| !COMMON.contains(w))
         .map(str::to_string)
         .collect();
     out.extend(
         folded
             .chars()
             .filter(|&c| crate::text::is_cjk(c))
-            .map(String::from),
+            .map(String::from)
+            .filter(|w| !COMMON.contains(&w.as_str())),
     );
     out
 }

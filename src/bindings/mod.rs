@@ -92,6 +92,8 @@ pub fn scenarios(lang: Option<String>) -> Result<JsValue, JsError> {
                 ("task", &s.task(*lang)),
                 ("format", &s.format),
                 ("maxSteps", &s.max_steps),
+                ("memoryTokens", &s.memory_tokens),
+                ("reflectEvery", &s.reflect_every),
                 ("tools", &s.tools),
             ]);
         }

@@ -108,8 +108,8 @@ export type TaoEvent =
   | { type: "note"; index: number; text: string }
   | { type: "switch"; index: number; from: string; to: string; why: string }
   | { type: "answer"; index: number; text: string }
-  /** A long run's memo, written after step `after`: a summary of steps 1 to `covers`, or a reflection (`covers` 0). */
-  | { type: "summary" | "reflection"; after: number; covers: number; text: string }
+  /** A long run's memo, written after step `after`: a summary of steps 1 to `covers`, or a reflection (`covers` 0); `by_model` false when tao wrote it from the steps (the offline model). */
+  | { type: "summary" | "reflection"; after: number; covers: number; text: string; by_model: boolean }
   | { type: "stopped"; reason: StopReason; message: string | null };
 export type StopReason = "answer" | "max_steps" | "aborted" | "error" | "refused" | "truncated" | "token_budget" | "time_budget";
 /** A tool call; `id` is the provider's (native tool calling), sent back with its result. */
@@ -162,7 +162,7 @@ export interface Trajectory {
   /** Computed from the steps when written; not read back. */
   stats: { n_calls: number; n_badcalls: number; steps: number; elapsed_ms: number; prompt_tokens: number; completion_tokens: number; saved_chars: number };
 }
-export interface ScenarioInfo { name: string; title: string; description: string; task: string; format: "mrkl" | "paper"; maxSteps: number | null; tools: string[]; }
+export interface ScenarioInfo { name: string; title: string; description: string; task: string; format: "mrkl" | "paper"; maxSteps: number | null; memoryTokens: number | null; reflectEvery: number | null; tools: string[]; }
 /** A provider over HTTP, as `providers()` lists them. */
 export interface ProviderInfo { name: "openai" | "ollama" | "anthropic"; baseUrl: string; model: string; needsKey: boolean; }
 /** What kind of failure an Error thrown by tao is (`error.kind`). */

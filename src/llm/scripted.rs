@@ -268,7 +268,11 @@ impl Scripted {
             .strip_prefix("Question:")
             .unwrap_or(question)
             .trim();
-        let same = |t: &str| !t.is_empty() && t.trim() == question;
+        // A long run's summary follows the question in the same message (see `crate::prompt`).
+        let same = |t: &str| {
+            let rest = question.strip_prefix(t.trim());
+            !t.is_empty() && rest.is_some_and(|rest| rest.is_empty() || rest.starts_with("\n\n"))
+        };
         match task {
             Text::Same(t) if same(t) => Ok(()),
             Text::Localized { en, zh } if same(en) || zh.as_deref().is_some_and(same) => Ok(()),
@@ -295,11 +299,7 @@ impl Scripted {
             Policy::Rules(rules) => {
                 // Like a real model, the policy sees only the prompt: how many turns it has
                 // taken, and the latest message (the question, or the latest observation).
-                let turns = request
-                    .messages
-                    .iter()
-                    .filter(|m| m.role == Role::Assistant)
-                    .count();
+                let turns = turns_taken(request.messages);
                 let latest = request
                     .messages
                     .last()
@@ -315,6 +315,28 @@ impl Scripted {
             }
         }
     }
+}
+
+/// How many steps the prompt shows were taken, as a real model would read it: its own turns,
+/// and the steps a long run's summary stands for ("Summary of steps 1-N", see `crate::prompt`).
+fn turns_taken(messages: &[super::Message]) -> usize {
+    let own = messages
+        .iter()
+        .filter(|m| m.role == Role::Assistant)
+        .count();
+    let condensed = messages.iter().find_map(|m| {
+        let text = &m.content;
+        let (en, zh) = (text.find("Summary of steps 1-"), text.find("第 1-"));
+        let at = en
+            .map(|i| i + "Summary of steps 1-".len())
+            .or(zh.map(|i| i + "第 1-".len()))?;
+        let digits: String = text[at..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits.parse::<usize>().ok()
+    });
+    own + condensed.unwrap_or(0)
 }
 
 impl Model for Scripted {
@@ -356,12 +378,7 @@ impl Model for Scripted {
                             }
                             other => other,
                         };
-                        let step = request
-                            .messages
-                            .iter()
-                            .filter(|m| m.role == Role::Assistant)
-                            .count() as u32
-                            + 1;
+                        let step = turns_taken(request.messages) as u32 + 1;
                         tool_calls.push(ToolCall {
                             // Named like tao's own ids: `call_<step>`.
                             id: crate::format::tools::call_id(step, 0),
