@@ -5,6 +5,7 @@
 #   tao_agent.js, _bg.wasm    the core (wasm-bindgen's glue and the wasm)
 #   tao-agent.js, .css        the element, and its stylesheet (the demo page's, used in Shadow DOM)
 #   trajectory.js, i18n.js    what the element draws with (the demo page's own modules)
+#   chart.js, picture.js      a tool's chart, drawn in its observation (loaded with the first one)
 #   wasm-tool.js, sandbox*.js, tao_sandbox*   sandboxed wasm tools, loaded only when one is made
 #   package.json, README.md
 #
@@ -18,7 +19,7 @@ version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 rm -rf dist
 mkdir -p dist
 cp pkg/tao_agent.js pkg/tao_agent_bg.wasm pkg/tao_sandbox.js pkg/tao_sandbox_bg.wasm dist/
-cp embed/tao.js embed/tao-agent.js www/trajectory.js www/i18n.js www/wasm-tool.js www/sandbox.js dist/
+cp embed/tao.js embed/tao-agent.js www/trajectory.js www/i18n.js www/chart.js www/picture.js www/wasm-tool.js www/sandbox.js dist/
 sed 's#"\.\./pkg/tao_sandbox\.js"#"./tao_sandbox.js"#' www/sandbox-worker.js > dist/sandbox-worker.js
 grep -q '"./tao_sandbox.js"' dist/sandbox-worker.js || { echo "dist: sandbox-worker.js path not rewritten" >&2; exit 1; }
 cat www/style.css embed/tao-agent.css > dist/tao-agent.css
@@ -43,7 +44,7 @@ cat > dist/package.json <<JSON
   "sideEffects": ["./tao.js"],
   "files": [
     "tao.js", "tao.d.ts", "tao_agent.js", "tao_agent_bg.wasm", "tao-agent.js", "tao-agent.css",
-    "trajectory.js", "i18n.js", "wasm-tool.js", "sandbox.js", "sandbox-worker.js",
+    "trajectory.js", "i18n.js", "chart.js", "picture.js", "wasm-tool.js", "sandbox.js", "sandbox-worker.js",
     "tao_sandbox.js", "tao_sandbox_bg.wasm", "README.md"
   ]
 }

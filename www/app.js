@@ -60,6 +60,10 @@ export function agentConfig(settings, panel = toolsPanel.settings()) {
     maxSteps: settings.maxSteps,
     scenario: settings.scenario, // (offline) its scripted model
     delayMs: settings.delayMs,
+    tokenBudget: settings.tokenBudget,
+    timeBudgetMs: settings.timeBudgetMs,
+    memoryTokens: settings.memoryTokens,
+    reflectEvery: settings.reflectEvery,
     tools: panel.enabled,
   };
   if (panel.wiki && panel.wiki !== "offline") config.wiki = panel.wiki;

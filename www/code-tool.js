@@ -33,8 +33,20 @@
 //   const tool = codeTool({ timeoutMs: 5000 });   // {spec: {name: "run_js", ...}, fn}
 //   await tool.fn({ code: "[1, 2, 3].map((x) => x * x)" });   // "=> [ 1, 4, 9 ]"
 //
+// Two things come in and go out beside the code. `files` (name → text: the CSV files the user
+// dropped on the page) are copied into the Worker, where the code reads `files["prices.csv"]`.
+// `plot({x, y, kind, title})` makes a chart: a plain data object, checked in the Worker (bad
+// arguments are an error the model reads), checked again by the page (see picture.js), and
+// returned as the tool's `picture`, which the page draws and the model never sees: the model
+// reads one line, "Plotted a line chart of 250 points: Closing price".
+//
+//   await runCode('plot({x: [1, 2, 3], y: [2, 4, 8], title: "Doubling"})');
+//   // {logs: ["Plotted a line chart of 3 points: Doubling"], picture: {kind: "line", …}, …}
+//
 // The srcdoc document inherits the page's own CSP as well (srcdoc documents do): if the page
 // ever gets one, it must allow this inline script, or the sandbox must move to its own file.
+
+import { checkPicture, pictureSummary, MAX_POINTS } from "./picture.js";
 
 /** Default wall-clock limit per call, in milliseconds: sandbox start-up included. */
 export const DEFAULT_TIMEOUT_MS = 5000;
@@ -51,16 +63,17 @@ const CSP = "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval' blob:;
 
 /**
  * Runs `code` in a fresh sandbox and returns what it printed and what its last expression was
- * (awaited if it is a Promise). Errors in the code (syntax errors, exceptions, the timeout) are
- * results, never rejections.
+ * (awaited if it is a Promise), and the chart it plotted, if any. Errors in the code (syntax
+ * errors, exceptions, the timeout) are results, never rejections.
  *
- * `harden: false` skips the Worker's defense in depth; the tests use it to show that the
- * opaque origin and the CSP hold on their own.
+ * `files` (name → text) are what the code reads as `files`. `harden: false` skips the
+ * Worker's defense in depth; the tests use it to show that the opaque origin and the CSP hold
+ * on their own.
  *
  * @returns {Promise<{logs: string[], value: string|undefined, error: string|undefined,
- *   timedOut: boolean, ms: number}>}
+ *   picture: object|undefined, timedOut: boolean, ms: number}>}
  */
-export async function runCode(code, { timeoutMs = DEFAULT_TIMEOUT_MS, harden = true } = {}) {
+export async function runCode(code, { timeoutMs = DEFAULT_TIMEOUT_MS, harden = true, files = {} } = {}) {
   const started = performance.now();
   const logs = new Logs(MAX_OUTPUT_CHARS);
   const iframe = createSandbox();
@@ -81,15 +94,19 @@ export async function runCode(code, { timeoutMs = DEFAULT_TIMEOUT_MS, harden = t
       };
       window.addEventListener("message", onMessage);
       // The code goes in once the sandbox's script has run; "*" because an opaque origin has
-      // no name to address it by. Nothing but the code and one flag is ever sent.
+      // no name to address it by. Nothing but the code, one flag and the files is ever sent.
       iframe.addEventListener("load", () => {
-        iframe.contentWindow.postMessage({ code: String(code), harden: Boolean(harden) }, "*");
+        iframe.contentWindow.postMessage({ code: String(code), harden: Boolean(harden), files: textsOf(files) }, "*");
       }, { once: true });
       document.body.append(iframe);
     });
+    // The chart is data from untrusted code: checked again here, whatever the Worker said.
+    const checked = outcome.picture === undefined ? {} : checkPicture(outcome.picture);
+    if (checked.error) logs.add(`[the chart was refused: ${checked.error}]`);
     return {
       logs: logs.lines,
       value: outcome.value === undefined ? undefined : cap(String(outcome.value)),
+      picture: checked.picture,
       error: outcome.timedOut
         ? `timed out after ${timeoutMs} ms (the code was stopped)`
         : outcome.error === undefined ? undefined : cap(String(outcome.error)),
@@ -105,42 +122,74 @@ export async function runCode(code, { timeoutMs = DEFAULT_TIMEOUT_MS, harden = t
 
 /**
  * The tool for the agent: a name, a description, a JSON-Schema and a function that turns a run
- * into an observation the model can read.
+ * into an observation the model can read (and the chart the code plotted, as `picture`).
+ * `files()` gives the files the code may read (name → text), asked afresh at each call and
+ * named in the description, so the model knows what it can open.
  */
-export function codeTool({ timeoutMs = DEFAULT_TIMEOUT_MS } = {}) {
+export function codeTool({ timeoutMs = DEFAULT_TIMEOUT_MS, files = () => ({}) } = {}) {
   return {
-    spec: {
-      name: "run_js",
-      description:
-        "Runs JavaScript in an isolated sandbox and returns what it printed with console.log, " +
-        "then `=> ` and the value of the last expression (a Promise is awaited). Use it to " +
-        "compute, parse or check things exactly. Standard JS only: there is no DOM, no network " +
-        "(fetch and the like fail), no storage and no modules. No top-level await: end with an " +
-        "async function call instead, e.g. (async () => { ...; return x })(). Each call starts " +
-        `fresh (nothing is kept between calls) and is stopped after ${timeoutMs} ms.`,
-      parameters: {
-        type: "object",
-        properties: {
-          code: {
-            type: "string",
-            description: "The JavaScript to run; its last expression is the result.",
+    get spec() {
+      return {
+        name: "run_js",
+        description:
+          "Runs JavaScript in an isolated sandbox and returns what it printed with console.log, " +
+          "then `=> ` and the value of the last expression (a Promise is awaited). Use it to " +
+          "compute, parse or check things exactly. Standard JS only: there is no DOM, no network " +
+          "(fetch and the like fail), no storage and no modules. No top-level await: end with an " +
+          "async function call instead, e.g. (async () => { ...; return x })(). Each call starts " +
+          `fresh (nothing is kept between calls) and is stopped after ${timeoutMs} ms. ` +
+          `Files the user attached are in \`files\`, an object of file name to text (${fileList(files)}). ` +
+          "To draw a chart for the user, call plot({x, y, kind, title}) once: x (numbers or texts) " +
+          `and y (numbers) of the same length, at most ${MAX_POINTS} points, kind "line" (the ` +
+          'default) or "scatter"; the user sees the chart, and you read one line saying what was plotted.',
+        parameters: {
+          type: "object",
+          properties: {
+            code: {
+              type: "string",
+              description: "The JavaScript to run; its last expression is the result.",
+            },
           },
+          required: ["code"],
         },
-        required: ["code"],
-      },
+      };
     },
     fn: async (input) => {
       const code = codeFrom(input);
       if (code === undefined) return 'Error: run_js expects the code, as text or as {"code": "..."}';
-      return observation(await runCode(code, { timeoutMs }));
+      const result = await runCode(code, { timeoutMs, files: await files() });
+      const text = observation(result);
+      return result.picture ? { observation: text, picture: result.picture } : text;
     },
   };
 }
 
-/** The observation a model reads: the console lines, then `=> value` or `Error: ...`. */
-export function observation({ logs, value, error }) {
+/** The files' names for the description: `now: prices.csv, notes.txt`, or that there are none. */
+function fileList(files) {
+  let names = [];
+  try {
+    names = Object.keys(files() ?? {});
+  } catch {
+    // A files function that fails to list gives the model no names: it can still look.
+  }
+  return names.length ? `now: ${names.join(", ")}` : "none now";
+}
+
+/**
+ * The observation a model reads: the console lines (with the line `plot` wrote), then
+ * `=> value` or `Error: ...`. After a chart, a bare `=> undefined` says nothing and is left out.
+ */
+export function observation({ logs, value, error, picture }) {
+  if (error === undefined && value === undefined && picture) return logs.join("\n");
   const last = error !== undefined ? `Error: ${error}` : `=> ${value ?? "undefined"}`;
   return [...logs, last].join("\n");
+}
+
+/** Only text goes into the sandbox: each file's name and contents, as strings. */
+function textsOf(files) {
+  const texts = {};
+  for (const [name, text] of Object.entries(files ?? {})) texts[String(name)] = String(text);
+  return texts;
 }
 
 /**
@@ -198,7 +247,8 @@ function createSandbox() {
   // Both scripts are real functions in this file, sent as their source text: the relay runs in
   // the iframe, the runner in the Worker. JSON.stringify makes the runner's source a JS string
   // literal; its "<" are escaped so no "</script>" inside it can end the element early.
-  const runnerSource = `(${runner})(${MAX_OUTPUT_CHARS});`;
+  // The picture's checks go in the same way, so `plot` in the Worker holds to the page's rules.
+  const runnerSource = `(${runner})(${MAX_OUTPUT_CHARS}, ${checkPicture}, ${pictureSummary});`;
   const literal = JSON.stringify(runnerSource).replaceAll("<", "\\u003c");
   const script = `(${relay})(${literal});`;
   iframe.srcdoc = `<!doctype html><meta charset="utf-8">` +
@@ -234,8 +284,11 @@ function relay(runnerSource) {
 // Inside the Worker. Self-contained: it is sent as source text, so it may use only its own
 // parameters and the functions nested in it.
 
-/** Runs one piece of code: console lines go out as they happen, then one "done". */
-function runner(limit) {
+/**
+ * Runs one piece of code: console lines go out as they happen, then one "done" (with the chart
+ * `plot` made, if any). `checkPicture` and `pictureSummary` are picture.js's, sent as source.
+ */
+function runner(limit, checkPicture, pictureSummary) {
   // Kept before the code runs: hardening removes the global `postMessage` the code could use
   // to forge results.
   const send = self.postMessage.bind(self);
@@ -393,10 +446,29 @@ function runner(limit) {
     log(`Uncaught (in promise) ${errorText(event.reason)}`);
   });
 
+  /** The chart of this call: `plot` sets it once. */
+  let picture;
+
+  /**
+   * What the code sees: `files` (name → text, a copy of the page's) and `plot`, which checks
+   * its arguments and keeps the chart as plain data. Bad arguments throw: the model reads why.
+   */
+  function provide(files) {
+    self.files = files && typeof files === "object" ? files : {};
+    self.plot = (options) => {
+      if (picture !== undefined) throw new Error("plot: one chart per run_js call; call run_js again for another");
+      const checked = checkPicture(options);
+      if (checked.error) throw new Error(`plot: ${checked.error}`);
+      picture = checked.picture;
+      log(`Plotted ${pictureSummary(picture)}`);
+    };
+  }
+
   self.onmessage = async (event) => {
     self.onmessage = null;
-    const { code, harden: shouldHarden } = event.data;
+    const { code, harden: shouldHarden, files } = event.data;
     captureConsole();
+    provide(files);
     if (shouldHarden) harden();
     try {
       // Indirect eval: the code runs in the global scope (it cannot see `send` or this
@@ -406,9 +478,9 @@ function runner(limit) {
         typeof value.then === "function") {
         value = await value;
       }
-      send({ kind: "done", value: value === undefined ? undefined : format(value) });
+      send({ kind: "done", value: value === undefined ? undefined : format(value), picture });
     } catch (error) {
-      send({ kind: "done", error: thrownText(error) });
+      send({ kind: "done", error: thrownText(error), picture });
     }
   };
 }

@@ -1,5 +1,6 @@
-//! `<tao-controls>`: the settings form (scenario, task, format, language, max steps, speed, and
-//! the model: provider, base URL, model name, key, max tokens, the two timeouts) and the buttons
+//! `<tao-controls>`: the settings form (scenario, task, format, language, max steps, speed, the
+//! budgets and memory of a long run, and the model: provider, base URL, model name, key, max
+//! tokens, the two timeouts) and the buttons
 //! (Run, Step, Pause, Resume, Stop, Export, Import, Share, Test connection).
 //!
 //! It owns no agent. It turns clicks into bubbling `CustomEvent`s that the page's parts (`run.js`,
@@ -105,6 +106,11 @@ export class TaoControls extends HTMLElement {
       // Shown in seconds, sent in milliseconds; empty is the core's default, 0 no limit.
       firstByteTimeoutMs: number(value("firstByteTimeout"), 1000),
       idleTimeoutMs: number(value("idleTimeout"), 1000),
+      // Empty or 0: off (sent as 0, so a scenario's own memory setting is off too when cleared).
+      tokenBudget: number(value("tokenBudget")) ?? 0,
+      timeBudgetMs: number(value("timeBudget"), 1000) ?? 0,
+      memoryTokens: number(value("memoryTokens")) ?? 0,
+      reflectEvery: number(value("reflectEvery")) ?? 0,
       remember: this.#field("[data-remember]").checked,
       stepMode: this.#field("[data-step-mode]").checked,
     };
@@ -129,6 +135,9 @@ export class TaoControls extends HTMLElement {
     }
     this.#showProvider();
     this.#showMode();
+    // Budgets and memory fold away when off; a value set here (a scenario's, a link's) shows.
+    const budgets = this.#field("[data-budgets]");
+    if ([...budgets.querySelectorAll("input")].some((input) => Number(input.value) > 0)) budgets.open = true;
     this.#field("[data-remember-warning]").hidden = !this.#field("[data-remember]").checked;
   }
 

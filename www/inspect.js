@@ -48,7 +48,9 @@ async function inspect(index, opener) {
     const prompt = agent.promptAt(traj, index);
     const previous = index > 1 ? agent.promptAt(traj, index - 1) : null;
     const step = traj.steps.find((s) => s.index === index);
-    (await dialog()).show({ index, prompt, previous, step, format: formatAt(traj, index) }, opener);
+    // The summary the prompt shows in place of the oldest steps: the latest written before it.
+    const summary = (traj.memos ?? []).filter((m) => m.kind === "summary" && m.after < index).at(-1) ?? null;
+    (await dialog()).show({ index, prompt, previous, step, summary, format: formatAt(traj, index) }, opener);
   } catch (e) {
     showError(`${t("prompt.error")} ${messageOf(e)}`);
   } finally {

@@ -58,6 +58,7 @@ async function start() {
   if (query.tools) toolsPanel.enable(query.tools);
   // Explicit query values win over the scenario's defaults.
   controls.apply({ format: query.format, task: query.task, maxSteps: query.maxSteps, delayMs: query.delayMs, stepMode: query.stepMode });
+  controls.apply({ tokenBudget: query.tokenBudget, timeBudget: query.timeBudget, memoryTokens: query.memoryTokens, reflectEvery: query.reflectEvery });
   controls.apply({ provider: query.provider });
   provider.useProvider(controls.settings().provider);
   const { baseUrl, model, maxTokens, firstByteTimeout, idleTimeout } = query;

@@ -1,15 +1,22 @@
 //! The tools panel's logic (`<tao-tools>`, in `tools.js`, only draws it): the tools the page adds
 //! in JS (the code sandbox, the example wasm tools, uploaded .wasm), where `search`/`lookup`
-//! read (a scenario written for Wikipedia goes live when it answers), and what the model is told
-//! about the tools, drawn from a throwaway agent's own prompt so it can never drift from it.
+//! read (a scenario written for Wikipedia goes live when it answers), the files run_js reads
+//! (the files panel, whose code is `data-files.js`), and what the model is told about the
+//! tools, drawn from a throwaway agent's own prompt so it can never drift from it.
 
 import { t, lang } from "./i18n.js";
-import { codeTool } from "./code-tool.js";
 import { state, controls, toolsPanel, messageOf, agentConfig } from "./app.js";
+
+/** The files panel's code, loaded the first time a file comes or run_js is chosen. */
+let filesModule = null;
+const dataFiles = () => (filesModule ??= import("./data-files.js"));
 
 /** Tools the page adds in JS: the code sandbox and the example wasm tools (built on first use). */
 const PAGE_TOOLS = {
-  run_js: async () => codeTool(),
+  run_js: async () => {
+    const [{ codeTool }, { currentFiles }] = await Promise.all([import("./code-tool.js"), dataFiles()]);
+    return codeTool({ files: currentFiles });
+  },
   wordcount: () => wasmExample("wordcount"),
   units: () => wasmExample("units"),
 };
@@ -48,6 +55,9 @@ export function showTools() {
 /** Registers the enabled JS-side tools on `agent` (the core ones are in its settings). */
 export async function registerPageTools(agent, panel) {
   for (const name of panel.enabled.filter((n) => !state.builtinTools.includes(n))) {
+    // The offline model's rules read its scenario's own file: put it back if it was removed.
+    const settings = controls.settings();
+    if (name === "run_js" && settings.provider === "scripted") await (await dataFiles()).addSample(settings.scenario);
     const tool = await pageTool(name);
     const spec = { ...tool.spec };
     if (name === "run_js") spec.needsApproval = panel.approveCode;
@@ -70,6 +80,7 @@ export function chooseWiki(wiki) {
 /** A scenario's tools are ticked, and its wiki chosen unless the user chose one. */
 export function useScenarioTools(name, tools) {
   toolsPanel.enable(tools);
+  if (tools.includes("run_js") || filesModule) dataFiles().then((files) => files.useScenarioFiles(name));
   if (wikiChosenByPage) {
     toolsPanel.setWiki("offline");
     // A scenario written for Wikipedia reads the live site when it answers.
@@ -124,7 +135,45 @@ export function refreshModelView() {
   }, 50);
 }
 
+/**
+ * The files panel: a drop, a choice or a Remove is handed to `data-files.js` (loaded then). The
+ * drop's files are taken at once: the browser empties them once the event is over.
+ */
+function installFiles() {
+  const box = document.querySelector("[data-files]");
+  if (!box) return;
+  const zone = box.querySelector("[data-dropzone]");
+  zone.addEventListener("dragover", (e) => {
+    e.preventDefault(); // else the browser opens the file instead of dropping it here
+    e.dataTransfer.dropEffect = "copy";
+    zone.dataset.dragging = "";
+  });
+  zone.addEventListener("dragleave", () => delete zone.dataset.dragging);
+  zone.addEventListener("drop", (e) => {
+    e.preventDefault();
+    delete zone.dataset.dragging;
+    const list = [...(e.dataTransfer?.files ?? [])];
+    dataFiles().then((files) => files.add(list));
+  });
+  box.addEventListener("change", (e) => {
+    const input = e.target.closest("[data-file-input]");
+    if (!input) return;
+    const list = [...input.files];
+    input.value = "";
+    dataFiles().then((files) => files.add(list));
+  });
+  box.addEventListener("click", (e) => {
+    const button = e.target.closest("[data-remove-file]");
+    if (!button) return;
+    zone.querySelector("input").focus(); // the button goes with its row
+    dataFiles().then((files) => files.remove(button.dataset.removeFile));
+  });
+  // What the model is told about run_js names the files.
+  document.addEventListener("tao:files", refreshModelView);
+}
+
 export function install() {
+  installFiles();
   document.addEventListener("tao:tools", (e) => {
     if (e.detail.wikiChosen) wikiChosenByPage = false;
     refreshModelView();

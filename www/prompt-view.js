@@ -8,7 +8,8 @@
 //! rendered from the trajectory, so step k's prompt is step k-1's plus what step k-1 did, and
 //! seeing that growth *is* seeing the ReAct loop. Right, the reply: each model call's raw text
 //! (a reply asked again says why), and where tao cut a reply at an invented `Observation`, the
-//! kept text, a marker, and the cut text struck through.
+//! kept text, a marker, and the cut text struck through. In a long run, the message that carries
+//! the summary says which steps it stands in for.
 //!
 //! It knows nothing of agents: `show()` is handed the two prompts and the step (`inspect.js`
 //! builds them). All model and tool text goes in with `textContent`, never as HTML. Registered
@@ -73,6 +74,9 @@ function tf(key, values) {
   return t(key).replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
 }
 
+/** The key of the words for steps 1 to `n`: `key.one` when that is step 1 alone. */
+const one = (key, n) => (n === 1 ? `${key}.one` : key);
+
 /** Ids for the dialog's labels, unique even with two inspectors on a page. */
 let made = 0;
 
@@ -108,10 +112,11 @@ export class TaoPrompt extends HTMLElement {
   /**
    * Fills the dialog for step `index` and opens it. `prompt` and `previous` are
    * `agent.promptAt(trajectory, index)` and `(…, index - 1)` (`previous` is null for step 1);
-   * `step` is the trajectory's step; `format` the prompt format then in force. Focus returns to
-   * `opener` when the dialog closes.
+   * `step` is the trajectory's step; `summary` the memo that stands in for the oldest steps, or
+   * null; `format` the prompt format then in force. Focus returns to `opener` when the dialog
+   * closes.
    */
-  show({ index, prompt, previous, step, format }, opener) {
+  show({ index, prompt, previous, step, summary = null, format }, opener) {
     this.#opener = opener ?? null;
     const dialog = this.#dialog;
     const frame = el("div", { class: "prompt-frame" });
@@ -132,7 +137,7 @@ export class TaoPrompt extends HTMLElement {
     head.append(titles, close);
 
     const columns = el("div", { class: "prompt-columns" });
-    const request = this.#request(index, prompt, previous, step);
+    const request = this.#request(index, prompt, previous, step, summary);
     columns.append(request, this.#reply(step, format));
     frame.append(head, columns);
     dialog.replaceChildren(frame);
@@ -166,7 +171,7 @@ export class TaoPrompt extends HTMLElement {
   }
 
   /** The request column: the legend, the messages in order, the tool schemas. */
-  #request(index, prompt, previous, step) {
+  #request(index, prompt, previous, step, summary) {
     const side = el("section", { class: "prompt-side", tabindex: "0", "aria-labelledby": `${this.#id}-request` });
     const top = el("div", { class: "prompt-side-head" });
     top.append(el("h3", { id: `${this.#id}-request` }, t("prompt.request")));
@@ -193,7 +198,8 @@ export class TaoPrompt extends HTMLElement {
     }
     if (index > 1 && kept < before.length) {
       const sw = step?.switch;
-      top.append(el("p", { class: "prompt-note" }, sw ? tf("prompt.rewritten", { from: sw.from, to: sw.to }) : t("prompt.rewritten.other")));
+      const condensed = summary?.after === index - 1 && tf(one("prompt.rewritten.summary", summary.covers), { n: summary.covers });
+      top.append(el("p", { class: "prompt-note" }, sw ? tf("prompt.rewritten", { from: sw.from, to: sw.to }) : condensed || t("prompt.rewritten.other")));
     }
     const estimate = el("p", { class: "prompt-estimate" }, t("prompt.estimate"));
     const reported = (step?.calls ?? []).at(-1)?.usage?.prompt_tokens;
@@ -206,7 +212,10 @@ export class TaoPrompt extends HTMLElement {
     for (const m of messages) for (const c of m.tool_calls ?? []) callNames.set(c.id, c.name);
 
     const list = el("ol", { class: "prompt-messages" });
-    messages.forEach((m, i) => list.append(messageItem(m, i >= kept, callNames)));
+    // The message the summary was added to (the question's, see `src/prompt.rs`).
+    const holder = summary ? messages.findIndex((m) => m.role === "user" && (m.content ?? "").includes(summary.text)) : -1;
+    const note = summary && tf(one("prompt.condensed", summary.covers), { n: summary.covers });
+    messages.forEach((m, i) => list.append(messageItem(m, i >= kept, callNames, i === holder ? note : null)));
     side.append(list);
 
     if (prompt.tools?.length) side.append(toolSchemas(prompt.tools, `${this.#id}-tools`));
@@ -268,8 +277,8 @@ export class TaoPrompt extends HTMLElement {
   }
 }
 
-/** One message of the prompt: role, what it adds or answers, its tokens, its text. */
-function messageItem(m, added, callNames) {
+/** One message of the prompt: role, what it adds or answers, its tokens, the `condensed` note, its text. */
+function messageItem(m, added, callNames, condensed = null) {
   // Focusable from script only: the "go to the new part" button moves focus here.
   const item = el("li", { class: "prompt-msg", "data-role": m.role, "data-added": String(added), tabindex: added ? "-1" : null });
   const head = el("header", { class: "prompt-msg-head" });
@@ -281,6 +290,7 @@ function messageItem(m, added, callNames) {
   }
   head.append(el("span", { class: "prompt-tokens" }, tokens(estimateTokens(messageText(m)))));
   item.append(head);
+  if (condensed) item.append(el("p", { class: "prompt-condensed", "data-condensed": "" }, condensed));
   if (m.content || !m.tool_calls?.length) item.append(el("pre", { class: "prompt-text" }, m.content || t("prompt.empty")));
   if (m.tool_calls?.length) {
     const calls = el("ul", { class: "prompt-calls" });

@@ -1,5 +1,5 @@
 //! The built-in scenarios, in the page's language: the select lists them, and choosing one fills
-//! the task, the format, the step budget and the tools it was written for.
+//! the task, the format, the step budget, the long-run memory and the tools it was written for.
 
 import { lang } from "./i18n.js";
 import { state, controls } from "./app.js";
@@ -14,11 +14,12 @@ export function loadScenarios(selected) {
   controls.setScenarios(state.scenarios, selected);
 }
 
-/** Choosing a scenario fills the task, the format and the step budget it was written for. */
+/** Choosing a scenario fills the task, the format, the step budget and the memory it was written for. */
 export function useScenario(name) {
   const s = state.scenarios.find((x) => x.name === name);
   if (!s) return;
   controls.apply({ task: s.task, format: s.format, maxSteps: s.maxSteps ?? DEFAULT_MAX_STEPS });
+  controls.apply({ memoryTokens: s.memoryTokens ?? "", reflectEvery: s.reflectEvery ?? "" });
   controls.describe(s.description);
   useScenarioTools(name, s.tools);
   refreshModelView();

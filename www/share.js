@@ -6,7 +6,7 @@ import { t } from "./i18n.js";
 import { toolsPanel, showStatus } from "./app.js";
 import { isShareable, wikiChosenByUser } from "./page-tools.js";
 
-/** The query string's settings: ?scenario=&format=&lang=&task=&maxSteps=&delay=&provider=&base=&model=&maxTokens=&firstByte=&idle=&wiki=&tools=&mode=step&autorun=1 (never a key). */
+/** The query string's settings: ?scenario=&format=&lang=&task=&maxSteps=&delay=&tokenBudget=&timeBudget=&memoryTokens=&reflectEvery=&provider=&base=&model=&maxTokens=&firstByte=&idle=&wiki=&tools=&mode=step&autorun=1 (never a key). */
 export function readQuery() {
   const q = new URLSearchParams(location.search);
   const num = (key) => (q.has(key) && q.get(key) !== "" && Number.isFinite(Number(q.get(key))) ? Number(q.get(key)) : undefined);
@@ -17,6 +17,10 @@ export function readQuery() {
     task: q.get("task") ?? undefined,
     maxSteps: num("maxSteps"),
     delayMs: num("delay"),
+    tokenBudget: num("tokenBudget"),
+    timeBudget: num("timeBudget"),
+    memoryTokens: num("memoryTokens"),
+    reflectEvery: num("reflectEvery"),
     provider: q.get("provider") ?? undefined,
     baseUrl: q.get("base") ?? undefined,
     model: q.get("model") ?? undefined,
@@ -45,6 +49,11 @@ async function share(s) {
   if (panel.wiki && panel.wiki !== "offline" && wikiChosenByUser()) q.set("wiki", panel.wiki);
   // "This question, against this model": the provider, base URL and model name, not the key.
   if (s.stepMode) q.set("mode", "step");
+  // Budgets and memory when set, as the form shows them (the time budget in seconds).
+  for (const name of ["tokenBudget", "timeBudget", "memoryTokens", "reflectEvery"]) {
+    const value = document.getElementById(name).value;
+    if (Number(value) > 0) q.set(name, value);
+  }
   if (s.provider !== "scripted") {
     q.set("provider", s.provider);
     if (s.baseUrl) q.set("base", s.baseUrl);

@@ -2,9 +2,10 @@
 //! `n_badcalls`), steps, tokens (prompt / completion, shown only when the provider reports
 //! them), elapsed time and why the run stopped.
 //!
-//! Each value sits in an element with `data-stat="…"`; the stop reason also carries the raw
-//! reason (`answer`, `max_steps`, `aborted`, `error`, `running`) in `data-reason`, so tests and
-//! embedders can read it whatever the page's language. Registered in `elements.js`.
+//! Each value sits in an element with `data-stat="…"`; the stop reason, shown in words, also
+//! carries the raw reason (`answer`, `max_steps`, `token_budget`, `time_budget`, `aborted`,
+//! `error`, `running`, …) in `data-reason`, so tests and embedders can read it whatever the
+//! page's language. Registered in `elements.js`.
 
 import { t } from "./i18n.js";
 import { formatMs } from "./trajectory.js";

@@ -1,7 +1,8 @@
 //! `<tao-trajectory>`: draws a ReAct trajectory as one block per step, with a card for each
 //! Thought, Action, Observation, Answer, bad call (repair) and note, and the model's reasoning
-//! folded at the top of its step. A reply that made several tool calls at once (native tool
-//! calling) shows each call's Action and then its Observation, in the model's order.
+//! folded at the top of its step. A long run's memos (summaries, reflections) are cards of their
+//! own between the steps they were written after. A reply that made several tool calls at once
+//! (native tool calling) shows each call's Action and then its Observation, in the model's order.
 //!
 //! It has two inputs and one rule. While a run streams, `handleEvent(ev)` takes the agent's
 //! events (`step`, `token`, `thought`, …) and shows the model's raw words live, then the parsed
@@ -9,7 +10,9 @@
 //! away and draws the returned trajectory: the trajectory is the single source of truth, and
 //! the very same function draws an imported file. The rule: every piece of model or tool text
 //! reaches the page through `textContent` (see `el()` below), never as HTML, because it is
-//! untrusted — a model can be talked into writing `<img onerror=…>`.
+//! untrusted — a model can be talked into writing `<img onerror=…>`. A chart a tool returned
+//! with its observation (`picture`) is drawn below the observation's text by `chart.js` (loaded
+//! with the first chart), as SVG built from its numbers, by the same rule.
 //!
 //! In the finished view, each Thought, Action and Observation card has an Edit button: the card
 //! becomes a text box with "Fork from here", which emits a bubbling `tao:fork` event
@@ -131,7 +134,7 @@ export class TaoTrajectory extends ElementBase {
         break;
       case "observation":
         this.#endRaw(ev.index);
-        this.#insertCall(ev.index, ev.call, observationCard(ev.text, ev.fuel));
+        this.#insertCall(ev.index, ev.call, observationCard(ev.text, ev.fuel, ev.picture));
         break;
       case "approval":
         this.#pending.get(ev.index)?.remove();
@@ -159,6 +162,11 @@ export class TaoTrajectory extends ElementBase {
       case "answer":
         this.#endRaw(ev.index);
         this.#insert(ev.index, answerCard(ev.text));
+        break;
+      case "summary":
+      case "reflection":
+        // Live, who wrote it is all that is known of its model call (`call` comes with the redraw).
+        this.#memo({ kind: ev.type, after: ev.after, covers: ev.covers, text: ev.text, call: ev.by_model ? {} : null });
         break;
       case "stopped":
         for (const index of this.#raw.keys()) this.#endRaw(index);
@@ -309,6 +317,7 @@ export class TaoTrajectory extends ElementBase {
       this.#steps.set(step.index, block);
       this.#lastStep = step.index;
       this.append(block);
+      for (const memo of traj.memos ?? []) if (memo.after === step.index) this.append(memoCard(memo));
       if (step.answer !== null && step.answer !== undefined) answered = true;
     }
     // A final answer that no step carries (should not happen, but never hide an answer).
@@ -349,6 +358,14 @@ export class TaoTrajectory extends ElementBase {
     this.#reasoning.clear();
     this.#pending.clear();
     this.replaceChildren();
+  }
+
+  /** A memo written between steps: after the block of step `after` (and the memos already there). */
+  #memo(memo) {
+    let at = this.#steps.get(memo.after);
+    while (at?.nextElementSibling?.matches(".card-memo")) at = at.nextElementSibling;
+    if (at) at.after(memoCard(memo));
+    else this.append(memoCard(memo));
   }
 
   #step(index) {
@@ -484,19 +501,40 @@ function actionCard(tool, input) {
   const line = el("p", { class: "action-line" });
   line.append(el("code", { class: "tool", "data-tool": tool ?? "" }, tool ?? ""));
   box.append(line);
+  // One text field that runs over several lines (run_js's code) reads as written, not as JSON.
+  const fields = input !== null && typeof input === "object" && !Array.isArray(input) ? Object.entries(input) : [];
+  if (fields.length === 1 && typeof fields[0][1] === "string" && fields[0][1].includes("\n")) {
+    line.append(" ", el("span", { class: "input-name" }, fields[0][0]));
+    box.append(el("pre", { class: "input input-text" }, fields[0][1]));
+    return box;
+  }
   const shown = formatInput(input);
   const isJson = input !== null && typeof input === "object";
   box.append(el("pre", { class: isJson ? "input input-json" : "input" }, shown));
   return box;
 }
 
-function observationCard(text, fuel) {
+function observationCard(text, fuel, picture) {
   const box = card("observation", t("card.observation"));
   box.append(el("pre", { class: "card-pre" }, text ?? ""));
+  if (picture && typeof picture === "object") box.append(chartBox(picture));
   if (typeof fuel === "number") {
     box.append(el("p", { class: "fuel", "data-fuel": String(fuel) }, `${t("card.fuel")} ${fuel.toLocaleString("en-US")}`));
   }
   return box;
+}
+
+/**
+ * The chart a tool returned with its observation (`picture`), drawn from its numbers by
+ * `chart.js`, which loads the first time a chart is shown.
+ */
+function chartBox(picture) {
+  const figure = el("figure", { class: "chart", "data-chart": "" });
+  import("./chart.js").then(
+    (chart) => chart.drawChart(figure, picture),
+    () => figure.append(el("p", { class: "card-note" }, t("chart.unavailable"))),
+  );
+  return figure;
 }
 
 /** The user's decision on a call that needed approval. */
@@ -541,6 +579,24 @@ function promptMessage(message) {
   for (const call of message.tool_calls ?? []) text += `${text ? "\n" : ""}→ ${call.name}(${formatInput(call.arguments)})`;
   // A long message scrolls inside its box, so the box takes the keyboard focus (to scroll it).
   box.append(el("pre", { class: "said-text", tabindex: "0" }, text));
+  return box;
+}
+
+/**
+ * A long run's memo, between two steps (see `src/agent/memory.rs`): a summary that the prompt
+ * shows in place of steps 1 to `covers`, or a reflection. It says who wrote it: tao from the steps
+ * (`call` null: the offline model cannot), or the model, whose raw reply folds open. The live
+ * event does not say, so the live card leaves that line out until the run is redrawn.
+ */
+function memoCard(memo) {
+  const box = card(memo.kind, t(`card.${memo.kind}`));
+  box.classList.add("card-memo");
+  const facts = [];
+  if (memo.kind === "summary") facts.push(t(memo.covers === 1 ? "memo.covers.one" : "memo.covers").replace("{n}", String(memo.covers)));
+  if (memo.call !== undefined) facts.push(t(memo.call ? "memo.byModel" : "memo.byTao"));
+  if (facts.length) box.append(el("p", { class: "memo-facts", "data-covers": memo.covers || null }, facts.join(" · ")));
+  box.append(el("p", { class: "card-text" }, memo.text ?? ""));
+  if (memo.call?.raw) box.append(rawDetails(memo.call.raw));
   return box;
 }
 
@@ -664,7 +720,7 @@ function stepBlock(step, editing = false, stop = null) {
     if (c.own && hasAnswer) body.append(answerCard(step.answer));
     if (c.repair) add(repairCard(c.repair.why, c.repair.message));
     const obs = c.observation;
-    if (obs !== null && obs !== undefined && !(c.repair && obs === c.repair.message)) add(observationCard(obs, c.fuel), "observation");
+    if (obs !== null && obs !== undefined && !(c.repair && obs === c.repair.message)) add(observationCard(obs, c.fuel, c.picture), "observation");
   });
   numberCalls(body);
   // The note a failed step ends with says what the stop card below it says: drawn once.

@@ -199,6 +199,26 @@ describe("normal code", () => {
     assert.equal(await page.locator("iframe").count(), 0);
   });
 
+  it("reads the page's files as `files` (a copy), and plot() returns a chart beside the text", async () => {
+    const result = await page.evaluate(async () => {
+      const page = { "prices.csv": "Date,Close\n2024-01-02,10\n2024-01-03,11\n" };
+      const tool = window.codeTool({ files: () => page });
+      const changed = await tool.fn({ code: 'files["prices.csv"] = "changed"; Object.keys(files)' });
+      const again = await tool.fn({ code: 'files["prices.csv"].split("\\n").length' });
+      const chart = await tool.fn({ code: 'plot({x: ["a", "b"], y: [1, 2], title: "T"}); 7' });
+      return { changed, again, chart, kept: page["prices.csv"], described: tool.spec.description };
+    });
+    assert.equal(result.changed, '=> [ "prices.csv" ]');
+    assert.equal(result.again, "=> 4", "each call gets the page's files afresh");
+    assert.equal(result.kept, "Date,Close\n2024-01-02,10\n2024-01-03,11\n", "the page's copy is untouched");
+    assert.deepEqual(result.chart, {
+      observation: "Plotted a line chart of 2 points: T\n=> 7",
+      picture: { kind: "line", x: ["a", "b"], y: [1, 2], title: "T" },
+    });
+    assert.match(result.described, /`files`, an object of file name to text \(now: prices\.csv\)/);
+    assert.match(result.described, /plot\(\{x, y, kind, title\}\)/);
+  });
+
   it("describes itself as a tool: name, description, JSON-Schema", async () => {
     const spec = await page.evaluate(() => window.codeTool({ timeoutMs: 3000 }).spec);
     assert.equal(spec.name, "run_js");
@@ -351,7 +371,7 @@ describe("hostile code", () => {
   it("the sandbox made no request at all: the server saw only the test page and the module", async () => {
     await new Promise((r) => setTimeout(r, 500)); // a late beacon or socket would show by now
     const seen = new Set(server.requests);
-    assert.deepEqual([...seen].sort(), ["/tests/e2e/code-tool.html", "/www/code-tool.js"]);
+    assert.deepEqual([...seen].sort(), ["/tests/e2e/code-tool.html", "/www/code-tool.js", "/www/picture.js"]);
   });
 
   // The probes are real: without the sandbox, each one reads the canary or reaches the server.
