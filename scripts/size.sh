@@ -15,13 +15,18 @@
 # summarised, refusal and truncation as outcomes, reasoning streamed and Anthropic's thinking
 # sent back, several tool calls per reply under the providers' ids, trajectory version 3) and
 # the parser's reading of plain prose: +12.1 KB gzip (164,930 -> 177,033 B), to be won back by the size work
-# (a core under 120 KB). The ceiling is today's size plus a little headroom, so a regression fails the
+# (a core under 120 KB). Goal and ceiling went up by 16 KiB with long runs: loop detection, token and
+# time budgets, memory summaries and reflections (with tao's own extractive memos for the offline
+# model), pictures returned by tools, trajectory version 4 (+9 KB), and four scenarios with their
+# pages of offline knowledge (long-run-summary, reflection, stock-chart, huawei-phone: +7 KB):
+# 177,030 -> 193,171 B. Scenario documents are data the core need not carry: the size work loads
+# them (and the built-in tools) on demand. The ceiling is today's size plus a little headroom, so a regression fails the
 # build long before it reaches the goal; lower it as size work lands (and raise it only with a
 # reason in the commit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-GOAL_GZIP=$((175 * 1024))
-CEILING_GZIP=$((174 * 1024))
+GOAL_GZIP=$((191 * 1024))
+CEILING_GZIP=$((190 * 1024))
 gz() { gzip -9 -c "$1" | wc -c; }
 wasm=pkg/tao_agent_bg.wasm glue=pkg/tao_agent.js
 core=$(( $(gz "$wasm") + $(gz "$glue") ))
