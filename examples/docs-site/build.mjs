@@ -2,7 +2,9 @@
 //
 //   node examples/docs-site/build.mjs <out-dir> [<dist-dir>]
 //
-// 1. copies src/ (the pages, style.css, site.js) into <out-dir>;
+// 1. writes each page of pages/ into <out-dir>, put into layout.html (the shell every page shares:
+//    header, navigation with the page's own link marked, footer), and copies src/ (style.css,
+//    site.js) beside them;
 // 2. copies the package (<dist-dir>, by default the repository's dist/, made by `make dist`)
 //    into <out-dir>/tao/, where the pages' import map points;
 // 3. writes <out-dir>/docs.json, what the `search_docs` tool searches: one {title, url, text}
@@ -20,6 +22,8 @@ import { fileURLToPath } from "node:url";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SRC = path.join(HERE, "src");
+const PAGES = path.join(HERE, "pages");
+const LAYOUT = path.join(HERE, "layout.html");
 const REPO = path.resolve(HERE, "../..");
 
 /** The files of the package the pages need; the check that `dist` really is one. */
@@ -49,14 +53,20 @@ function main() {
   // 1 and 2: the site's own files, then the package beside them.
   fs.mkdirSync(out, { recursive: true });
   fs.cpSync(SRC, out, { recursive: true });
+  const layout = fs.readFileSync(LAYOUT, "utf8");
+  const pages = fs.readdirSync(PAGES).filter((f) => f.endsWith(".html")).sort();
+  for (const file of pages) {
+    const page = fs.readFileSync(path.join(PAGES, file), "utf8");
+    fs.writeFileSync(path.join(out, file), render(layout, page, file));
+  }
   fs.rmSync(path.join(out, "tao"), { recursive: true, force: true }); // no stale files from an older dist
   fs.cpSync(dist, path.join(out, "tao"), { recursive: true });
 
   // 3: the index, one entry per documentation page.
   const docs = [];
   const skipped = [];
-  for (const file of fs.readdirSync(SRC).filter((f) => f.endsWith(".html")).sort()) {
-    const html = fs.readFileSync(path.join(SRC, file), "utf8");
+  for (const file of pages) {
+    const html = fs.readFileSync(path.join(PAGES, file), "utf8"); // the page itself, not the shell
     const doc = readPage(html, file);
     if (doc) docs.push(doc);
     else skipped.push(file);
@@ -65,11 +75,29 @@ function main() {
   fs.writeFileSync(path.join(out, "docs.json"), json);
 
   console.log(`wrote ${out}/`);
-  console.log(`  ${fs.readdirSync(SRC).length} files from ${path.relative(REPO, SRC)}/`);
+  console.log(`  ${pages.length} pages from ${path.relative(REPO, PAGES)}/ in layout.html, ${fs.readdirSync(SRC).length} files from ${path.relative(REPO, SRC)}/`);
   console.log(`  tao/: ${fs.readdirSync(dist).length} files from ${dist}`);
   console.log(`  docs.json: ${docs.length} pages, ${json.length} bytes`);
   for (const d of docs) console.log(`    ${d.url.padEnd(22)} ${d.title} (${d.text.length} characters)`);
   if (skipped.length) console.log(`  not indexed (noindex): ${skipped.join(", ")}`);
+}
+
+/**
+ * A page of pages/ in the layout. A page is its head (what comes before <main>: the <title>, and
+ * anything else it needs there), its <main>, and its scripts (what comes after </main>).
+ */
+function render(layout, page, file) {
+  const at = page.indexOf("<main");
+  const end = page.indexOf("</main>");
+  if (at < 0 || end < 0) fail(`pages/${file}: no <main> … </main>`);
+  const ownLink = `<a href="${file}"`;
+  if (!layout.includes(ownLink)) fail(`pages/${file} is not in layout.html's navigation`);
+  // Put in as written, not re-indented: whitespace inside <pre> is content.
+  return layout
+    .replace(ownLink, `${ownLink} aria-current="page"`)
+    .replace("{{head}}", () => page.slice(0, at).trim())
+    .replace("{{main}}", () => page.slice(at, end + "</main>".length))
+    .replace("{{scripts}}", () => page.slice(end + "</main>".length).trim());
 }
 
 /**

@@ -28,6 +28,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startMockLlm } from "../mock/llm.mjs";
+import { ARGS, CHROMIUM } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
 const { chromium } = require("playwright-core");
@@ -38,18 +39,6 @@ const DIST = path.join(REPO, "dist");
 const BUILD = path.join(REPO, "examples/docs-site/build.mjs");
 const OUT = path.join(HERE, "out");
 
-// As in helpers.mjs: Debian's Chromium, headless, with nothing running in the background.
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const ARGS = [
-  "--no-sandbox",
-  "--headless",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
 
 const DESKTOP = { width: 1366, height: 850 };
 const PHONE = { width: 390, height: 844 };

@@ -25,14 +25,12 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { REPO_ROOT } from "./server.mjs";
-import { OUT } from "./helpers.mjs";
+import { OUT, ARGS, CHROMIUM } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
 const { chromium } = require("playwright-core");
 
 const DIST = path.join(REPO_ROOT, "dist");
-const ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"];
 
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".css": "text/css",
   ".wasm": "application/wasm", ".json": "application/json", ".ts": "text/plain" };
@@ -146,7 +144,7 @@ describe("the package (dist/) in a page", () => {
     if (!fs.existsSync(path.join(DIST, "tao.js"))) throw new Error("dist/ is missing: run `make dist` first");
     root = site(PAGES);
     server = await serve(root);
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: ARGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   });
 
   after(async () => {

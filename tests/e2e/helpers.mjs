@@ -18,8 +18,9 @@ const { chromium } = require("playwright-core");
 /** Where screenshots and downloads go (ignored by git). */
 export const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), "out");
 
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const ARGS = [
+/** Debian's Chromium, headless, with nothing running in the background (the other test files use these too). */
+export const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+export const ARGS = [
   "--no-sandbox",
   "--headless",
   "--disable-gpu",
