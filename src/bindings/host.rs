@@ -15,16 +15,26 @@ pub(crate) struct WebHost {
     pub(crate) approve: Option<Function>,
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// `performance.now()`, imported directly: the loop reads the clock several times a step,
+    /// and looking the function up on each read cost more than the read.
+    #[wasm_bindgen(js_namespace = performance, js_name = now)]
+    fn performance_now() -> f64;
+}
+
+thread_local! {
+    /// Whether this JS environment has `performance.now` (pages, workers and Node do), asked once.
+    static HAS_PERFORMANCE: bool = get(&get(&js_sys::global(), "performance"), "now").is_function();
+}
+
 impl Host for WebHost {
     fn now_ms(&self) -> f64 {
-        // performance.now() where there is one (pages, workers), else Date.now().
-        let performance = get(&js_sys::global(), "performance");
-        get(&performance, "now")
-            .dyn_into::<Function>()
-            .ok()
-            .and_then(|now| now.call0(&performance).ok())
-            .and_then(|v| v.as_f64())
-            .unwrap_or_else(js_sys::Date::now)
+        // performance.now() where there is one, else Date.now().
+        match HAS_PERFORMANCE.with(|has| *has) {
+            true => performance_now(),
+            false => js_sys::Date::now(),
+        }
     }
 
     fn sleep(&self, ms: u32) -> LocalBoxFuture<'static, ()> {
