@@ -18,7 +18,7 @@ use crate::chat::ToolSpec;
 use crate::error::Error;
 pub use crate::event::{Event, Observer};
 use crate::format::parse::{Verdict, Why};
-use crate::format::{Format, Lang};
+use crate::format::{input_text, Format, Lang};
 pub use crate::host::Abort;
 use crate::host::{join_all, with_timeout, Host};
 use crate::llm::{Message, Model, ToolCall};
@@ -320,13 +320,17 @@ impl Agent {
         let estimate = crate::text::estimate_tokens;
         let (mut spent, mut estimated) = (0, false);
         for step in &trajectory.steps {
+            // The step's prompt, estimated once for all its calls that report no counts.
+            let mut prompt = None;
             for call in &step.calls {
                 spent += match &call.usage {
                     Some(u) => u.prompt_tokens + u.completion_tokens,
                     None => {
                         estimated = true;
-                        let prompt = self.prompt(&trajectory.before(step.index));
-                        let prompt: u64 = prompt.iter().map(|m| estimate(&m.content)).sum();
+                        let prompt = *prompt.get_or_insert_with(|| {
+                            let messages = self.prompt(&trajectory.before(step.index));
+                            messages.iter().map(|m| estimate(&m.content)).sum::<u64>()
+                        });
                         prompt + estimate(&call.raw)
                     }
                 };
@@ -632,23 +636,17 @@ fn repetition(trajectory: &Trajectory) -> Option<String> {
     };
     let same = a.tool.eq_ignore_ascii_case(&b.tool) && plain(&a.input) == plain(&b.input);
     (same && last.observation.is_none()).then(|| {
-        let input = match &a.input {
-            serde_json::Value::String(text) => text.clone(),
-            other => crate::to_json::to_string(other),
-        };
         format!(
-            "This action repeats the previous one: {}[{input}], with the same input. Its observation is above; the tool was not run again. Try another tool or another input, or give your final answer.",
-            a.tool
+            "This action repeats the previous one: {}[{}], with the same input. Its observation is above; the tool was not run again. Try another tool or another input, or give your final answer.",
+            a.tool,
+            input_text(&a.input)
         )
     })
 }
 
 /// An action input with case and runs of spacing set aside, for comparing two of them.
 fn plain(input: &serde_json::Value) -> String {
-    let text = match input {
-        serde_json::Value::String(text) => text.clone(),
-        other => crate::to_json::to_string(other),
-    };
+    let text = input_text(input);
     let spaced = text.split_whitespace().collect::<Vec<_>>().join(" ");
     crate::text::folded(&spaced)
 }
