@@ -25,6 +25,8 @@ export declare class Agent {
   prompt(task: string): { messages: TaoMessage[]; tools: ToolSpecInit[] };
   /** The exact request of step `index` (1-based; by default the next step's). */
   promptAt(trajectory: Trajectory, index?: number): { messages: TaoMessage[]; tools: ToolSpecInit[] };
+  /** `trajectory` as training data: each step's exact prompt (as `promptAt`), reply, action and observation; `extra`'s fields (reward, gold, em, f1, …) added last. */
+  trainingRecord(trajectory: Trajectory, extra?: Record<string, unknown>): TrainingRecord;
   /** Releases the agent's memory in the wasm. */
   free(): void;
 }
@@ -41,6 +43,12 @@ export declare function parseTrajectory(text: string): Trajectory;
 export declare function testConnection(config: AgentOptions & { provider: "openai" | "ollama" | "anthropic" }): Promise<ConnectionReport>;
 /** tao's version. */
 export declare function version(): string;
+/** The ReAct paper's score: HotpotQA exact match and F1, or FEVER label accuracy (in both fields); no prediction scores 0. */
+export declare function scoreAnswer(dataset: "hotpotqa" | "fever", prediction: string | null | undefined, gold: string): Score;
+/** The CoT-SC majority answer (answers compared after the paper's normalisation); null when no sample answered. */
+export declare function vote(answers: (string | null | undefined)[]): Vote | null;
+/** The first `n` indices of the paper's sample: Python's `random.Random(233).shuffle(range(total))`. */
+export declare function paperSample(total: number, n: number): number[];
 /** Runs when the wasm is instantiated (installs the panic hook); nothing to call. */
 export declare function start(): void;
 

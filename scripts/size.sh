@@ -20,13 +20,17 @@
 # model), pictures returned by tools, trajectory version 4 (+9 KB), and four scenarios with their
 # pages of offline knowledge (long-run-summary, reflection, stock-chart, huawei-phone: +7 KB):
 # 177,030 -> 193,171 B (193,498 B with the clock imported directly, for speed). Scenario documents are data the core need not carry: the size work loads
-# them (and the built-in tools) on demand. The ceiling is today's size plus a little headroom, so a regression fails the
+# them (and the built-in tools) on demand. Goal and ceiling went up by 8 KiB with the paper's
+# experiments: the act, cot and standard formats with their English and Chinese prompts and the
+# paper's exemplars (+3.0 KB), EM/F1 and FEVER scoring, the self-consistency vote, the paper's
+# seed-233 sample and trajectories as training records (+4.6 KB wasm, +0.6 KB glue):
+# 193,498 -> 201,726 B. The ceiling is today's size plus a little headroom, so a regression fails the
 # build long before it reaches the goal; lower it as size work lands (and raise it only with a
 # reason in the commit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-GOAL_GZIP=$((191 * 1024))
-CEILING_GZIP=$((190 * 1024))
+GOAL_GZIP=$((199 * 1024))
+CEILING_GZIP=$((198 * 1024))
 gz() { gzip -9 -c "$1" | wc -c; }
 wasm=pkg/tao_agent_bg.wasm glue=pkg/tao_agent.js
 core=$(( $(gz "$wasm") + $(gz "$glue") ))

@@ -55,6 +55,8 @@ pub struct Config {
     pub keep_steps: u32,
     /// Reflect every this many steps (and after two failed actions in a row). `None`: never.
     pub reflect_every: Option<u32>,
+    /// Few-shot examples (the paper's own, or any) in place of the format's worked example.
+    pub exemplars: Option<String>,
 }
 
 impl Default for Config {
@@ -70,6 +72,7 @@ impl Default for Config {
             memory_tokens: None,
             keep_steps: 2,
             reflect_every: None,
+            exemplars: None,
         }
     }
 }
@@ -341,7 +344,8 @@ impl Agent {
 
     /// The exact prompt the model receives for the next step of `trajectory`.
     pub fn prompt(&self, trajectory: &Trajectory) -> Vec<Message> {
-        crate::prompt::render(trajectory, &self.tools)
+        let exemplars = self.config.exemplars.as_deref();
+        crate::prompt::render_with(trajectory, &self.tools, exemplars)
     }
 
     /// The tool specs sent with the next request for `trajectory`: all of them in native tool

@@ -17,6 +17,9 @@
 //!   built-in tools: calculator, offline search/lookup, search/lookup over the live MediaWiki
 //!   API, and `search_docs` over the pages of the site tao is embedded in.
 //! - [`scenarios`]: built-in offline demos from the seed articles.
+//! - [`eval`]: scoring answers as the paper did (HotpotQA EM/F1, FEVER accuracy), its CoT-SC
+//!   vote, and its sample of 500 questions (Python's `Random(233).shuffle`, reproduced).
+//! - [`training`]: trajectories as training data: one JSON record per run, each step's prompt.
 //! - [`host`]: the clock and timer the loop needs from its environment.
 //! - [`error`]: program errors (model mistakes are observations, not errors).
 //! - `text` (internal): the text helpers the tools share: lower case without Unicode's tables,
@@ -52,6 +55,7 @@
 pub mod agent;
 pub mod chat;
 pub mod error;
+pub mod eval;
 pub mod event;
 pub mod format;
 pub mod host;
@@ -64,6 +68,7 @@ pub mod settings;
 mod text;
 pub mod to_json;
 pub mod tools;
+pub mod training;
 pub mod trajectory;
 
 #[cfg(target_arch = "wasm32")]

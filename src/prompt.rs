@@ -20,13 +20,23 @@ use crate::trajectory::{Memo, MemoKind, Step, Trajectory};
 
 /// The whole prompt for the next step of `trajectory`.
 pub fn render(trajectory: &Trajectory, registry: &Registry) -> Vec<Message> {
+    render_with(trajectory, registry, None)
+}
+
+/// Like [`render`], with `exemplars` in place of the format's worked example (see
+/// [`Format::instructions`]).
+pub fn render_with(
+    trajectory: &Trajectory,
+    registry: &Registry,
+    exemplars: Option<&str>,
+) -> Vec<Message> {
     let (format, lang) = (trajectory.format, trajectory.lang);
     let question = match format.is_native() {
         true => trajectory.task.clone(),
         false => format!("Question: {}", trajectory.task),
     };
     let mut messages = vec![
-        Message::new(Role::System, format.instructions(registry, lang)),
+        Message::new(Role::System, format.instructions(registry, lang, exemplars)),
         Message::new(Role::User, question),
     ];
     let summary = trajectory.summary();

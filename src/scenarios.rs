@@ -4,10 +4,14 @@
 //! A scenario is a task (English and Chinese), the prompt format it is best shown in, the tools
 //! it needs, and the scripted model's policy. Anyone can add one by writing a JSON file; the
 //! page and the CLI list them from here.
+//!
+//! For the compare view, a scenario may also give its short `gold` answer (to score each mode
+//! by exact match and F1) and a policy per mode of the paper (`modes`: `act`, `cot`,
+//! `standard`), each showing how that mode goes wrong; ReAct's is the main `policy`.
 
 use crate::error::Error;
-use crate::format::Lang;
-use crate::json::Object;
+use crate::format::{Format, Lang};
+use crate::json::{invalid_type, FromJson, Object};
 use crate::llm::scripted::{Rule, Text};
 use serde_json::Value;
 
@@ -54,9 +58,16 @@ pub struct Scenario {
     /// root (`www/samples/huawei-phones.json`), which the page fetches and a host without a
     /// network reads from its disk. Its rules are written against those pages.
     pub docs: Option<Text>,
-    /// The scripted model's rules.
+    /// The scripted model's rules (ReAct's, and any mode's without its own).
     pub policy: Vec<Rule>,
+    /// The short gold answer (`Mobile, Alabama`), when the scenario has one.
+    pub gold: Option<Text>,
+    /// The scripted model's rules in the paper's other modes, where it has them.
+    pub modes: Vec<(Format, Vec<Rule>)>,
 }
+
+/// The modes a scenario's `modes` may give a policy for.
+const MODES: [Format; 3] = [Format::Act, Format::Cot, Format::Standard];
 
 /// All built-in scenarios, in menu order.
 pub fn all() -> Vec<Scenario> {
@@ -81,7 +92,26 @@ fn read(file: &str) -> Result<Scenario, String> {
         tools: o.required("tools")?,
         docs: o.or_default("docs")?,
         policy: o.required("policy")?,
+        gold: o.or_default("gold")?,
+        modes: read_modes(&o.or_default("modes")?)?,
     })
+}
+
+/// The `modes` object: `{"cot": [rules], ...}`, each key one of [`MODES`].
+fn read_modes(value: &Value) -> Result<Vec<(Format, Vec<Rule>)>, String> {
+    let map = match value {
+        Value::Null => return Ok(Vec::new()),
+        Value::Object(map) => map,
+        other => return Err(invalid_type(other, "`modes`, an object of rule lists")),
+    };
+    let mut modes = Vec::new();
+    for (name, rules) in map {
+        let mode = Format::from_name(name).filter(|f| MODES.contains(f));
+        let mode =
+            mode.ok_or_else(|| format!("unknown mode `{name}`; use act, cot or standard"))?;
+        modes.push((mode, Vec::from_value(rules)?));
+    }
+    Ok(modes)
 }
 
 impl Scenario {
@@ -110,6 +140,18 @@ impl Scenario {
     /// The task in `lang`.
     pub fn task(&self, lang: Lang) -> &str {
         self.task.get(lang)
+    }
+
+    /// The scripted model's rules for a run in `format`: the mode's own, else ReAct's.
+    pub fn policy_for(&self, format: Format) -> &[Rule] {
+        let own = self.modes.iter().find(|(mode, _)| *mode == format);
+        own.map_or(&self.policy, |(_, rules)| rules)
+    }
+
+    /// The modes this scenario has scripted replies for: `react`, then its own (`act`, ...).
+    pub fn mode_names(&self) -> Vec<&'static str> {
+        let own = self.modes.iter().map(|(mode, _)| mode.name());
+        std::iter::once("react").chain(own).collect()
     }
 }
 

@@ -53,6 +53,7 @@ pub const OPTIONS: &[&str] = &[
     "memoryTokens",
     "keepSteps",
     "reflectEvery",
+    "exemplars",
 ];
 
 /// A provider the page offers, with what it needs.
@@ -174,9 +175,7 @@ impl Settings {
         }
         if let Some(name) = read.text("format")? {
             s.config.format = Format::from_name(&name).ok_or_else(|| {
-                Error::config(format!(
-                    "unknown format \"{name}\"; use \"mrkl\", \"paper\", \"tools\" or \"auto\""
-                ))
+                Error::config(format!("unknown format \"{name}\"; use {}", Format::NAMES))
             })?;
         }
         if let Some(name) = read.text("lang")? {
@@ -210,6 +209,7 @@ impl Settings {
         if let Some(n) = read.whole("reflectEvery")? {
             s.config.reflect_every = Some(n).filter(|&n| n > 0);
         }
+        s.config.exemplars = read.text("exemplars")?.filter(|e| !e.trim().is_empty());
         if let Some(n) = read.whole("retries")? {
             s.config.retries = n.min(5);
         }
@@ -330,7 +330,7 @@ impl Settings {
                     Box::new(self.scripted("replay", Policy::Replay(replies.clone()), &host))
                 }
                 (None, None, None, Some(scenario)) => {
-                    let policy = Policy::Rules(scenario.policy.clone());
+                    let policy = Policy::Rules(scenario.policy_for(self.config.format).to_vec());
                     let mut model = self.scripted(&scenario.name, policy, &host);
                     model.task = Some(scenario.task.clone());
                     Box::new(model)

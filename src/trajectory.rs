@@ -587,9 +587,8 @@ fn read_trajectory(value: &Value) -> Result<Trajectory, String> {
 impl FromJson for Format {
     fn from_value(value: &Value) -> Result<Self, String> {
         let name = String::from_value(value)?;
-        Format::from_name(&name).ok_or_else(|| {
-            format!("unknown format `{name}`, expected one of `mrkl`, `paper`, `tools`, `auto`")
-        })
+        Format::from_name(&name)
+            .ok_or_else(|| format!("unknown format `{name}`, expected one of {}", Format::NAMES))
     }
 }
 

@@ -206,7 +206,7 @@ async fn errors_are_js_errors_with_clear_messages() {
     );
     assert_eq!(
         message(bad),
-        "unknown format \"yaml\"; use \"mrkl\", \"paper\", \"tools\" or \"auto\""
+        "unknown format \"yaml\"; use mrkl, paper, tools, auto, act, cot or standard"
     );
     let misspelled = JsAgent::new(object(r#"{"scenario": "apple-ceo", "maxStep": 3}"#, &[]))
         .err()

@@ -496,6 +496,8 @@ fn named_cases() -> Vec<Case> {
         Case { tools: &["check_tables"], ..case("prose action name", Json, "Action: Check available tables.\n", Fail(Why::UnknownTool)) },
         Case { tools: &["Search", "Lookup", "Finish"], ..case("unknown paper tool", Paper, "Action 2: Login", Fail(Why::UnknownTool)) },
         Case { tools: &["Search"], ..case("registered spelling", Mrkl, "Action: search \nAction Input: q", Act("Search", json!("q"))) },
+        // The paper's exemplars write `Search[..]`; tao's tool is `search` (and `act` has no thought).
+        Case { tools: &["search", "lookup"], ..case("act: an action line alone, the paper's spelling", Paper, "Action 1: Search[Ulm]", Act("search", json!("Ulm"))) },
         Case { note: "ignored text after ']'", ..case("text after the bracket", Paper, "Action 3: Lookup[x] on a website", Act("Lookup", json!("x"))) },
         case("labels inside a code fence are text", Mrkl, "```\nAction: fake\n```\nAction: real\nAction Input: q", Act("real", json!("q"))),
         case("indented labels", Mrkl, "  - text\n    Action: t\n    Action Input: {\"a\": 1}", Act("t", json!({"a": 1}))),

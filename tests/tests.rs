@@ -8,10 +8,16 @@ mod agent;
 /// `search_docs` over a small documentation site: ranking, passages, CJK, bad document lists,
 /// and no panic on random pages and queries.
 mod docs;
+/// Scoring as the paper did: HotpotQA's official EM and F1 on its edge cases, FEVER labels,
+/// the CoT-SC vote, and the paper's sample of 500 (Python's shuffle, reproduced).
+mod eval;
 /// Real providers as they really behave: stalls, web pages where the API should be,
 /// refusals, truncation, parallel tool calls, reasoning, late usage, masked keys; each in the
 /// vendor's documented stream format.
 mod faults;
+/// The paper's modes as formats (act, cot, standard): prompts, turns, replies read, no tools
+/// in the no-tool modes, exemplars, and each mode's scripted mistakes.
+mod modes;
 /// The lenient streaming parser against the shared corpus (real outputs and the anchors'
 /// own parser tests), split at every byte, and fuzzed.
 mod parser;
@@ -27,6 +33,9 @@ mod score;
 mod shape;
 /// The studio's core: pause points, resume, each step's exact prompt, forks, honest offline.
 mod studio;
+/// Trajectories as training data: each step's prompt as the model was sent it, and
+/// `tao export-jsonl` over a directory of files.
+mod training;
 /// Trajectory files: round trip, and no panic on any input.
 mod trajectory_file;
 /// Scripted replies in, rendered trajectory out: the loop end to end, one file per case.

@@ -10,7 +10,10 @@
 //! === trajectory          <- the run as `Trajectory::to_text` must render it
 //! Task: ...
 //! ```
-//! Files named `scenario-<name>.txt` instead run the built-in scenario `<name>` (no replies).
+//! Files named `scenario-<name>.txt` instead run the built-in scenario `<name>` (no replies);
+//! `scenario-<name>-<mode>.txt` with a `format: <mode>` line runs it in one of the paper's
+//! modes (`act`, `cot`, `standard`), with the scenario's policy for that mode; a `-zh` at the
+//! end runs it in Chinese.
 //! `TAO_BLESS=1 cargo test` rewrites the expected part from the actual run (review the diff).
 
 use std::rc::Rc;
@@ -58,8 +61,11 @@ fn run_case(name: &str, head: &str) -> String {
         } else {
             Lang::En
         };
-        let scenario = scenarios::get(scenario.trim_end_matches("-zh")).unwrap();
-        let format = Format::from_name(&scenario.format).unwrap();
+        let mode = head.lines().find_map(|l| l.strip_prefix("format: "));
+        let name = scenario.trim_end_matches("-zh");
+        let name = mode.map_or(name, |m| name.trim_end_matches(&format!("-{m}")));
+        let scenario = scenarios::get(name).unwrap();
+        let format = Format::from_name(mode.unwrap_or(&scenario.format)).unwrap();
         let agent = settings::offline_agent(
             &scenario,
             Config {

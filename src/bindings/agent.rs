@@ -172,6 +172,25 @@ impl JsAgent {
         ]))
         .map_err(JsValue::from)
     }
+
+    /// `trajectory` as training data: one record with each step's exact prompt (rendered as
+    /// `promptAt` renders it, with this agent's tools and exemplars), its reply, action and
+    /// observation, and `extra`'s fields (`reward`, `gold`, `em`, `f1`, ...) added last.
+    #[wasm_bindgen(js_name = trainingRecord, unchecked_return_type = "TrainingRecord")]
+    pub fn training_record(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Trajectory")] trajectory: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | undefined")]
+        extra: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let agent = self.build(None, None).map_err(|e| js_error(&e))?;
+        let t = read_trajectory(&trajectory).map_err(|e| js_error(&e))?;
+        let extra = match json_of(&extra) {
+            Value::Object(fields) => fields,
+            _ => Default::default(),
+        };
+        to_js(&crate::training::record(&t, &agent, &extra)).map_err(JsValue::from)
+    }
 }
 
 /// How far `drive` takes a trajectory.

@@ -16,6 +16,7 @@
 //! that keep their kind (`error.kind`: `"config"`, `"network"`, `"auth"`, ...).
 
 mod agent;
+mod eval;
 mod fetch;
 mod host;
 mod js_model;
@@ -95,6 +96,8 @@ pub fn scenarios(lang: Option<String>) -> Result<JsValue, JsError> {
                 ("memoryTokens", &s.memory_tokens),
                 ("reflectEvery", &s.reflect_every),
                 ("tools", &s.tools),
+                ("gold", &s.gold.as_ref().map(|g| g.get(*lang))),
+                ("modes", &s.mode_names()),
             ]);
         }
     }

@@ -10,8 +10,8 @@ export type AgentConfig = AgentOptions & (
 );
 /** Every setting of an Agent (an unknown one is an error at construction, naming the valid ones). */
 export interface AgentOptions {
-  /** Prompt format: "mrkl" (Thought/Action/Action Input), "paper" (Action n: Tool[input]), "tools" (native tool calling) or "auto" (native, falling back to mrkl). Default: the scenario's, else "mrkl". */
-  format?: "mrkl" | "paper" | "tools" | "auto";
+  /** Prompt format: "mrkl" (Thought/Action/Action Input), "paper" (Action n: Tool[input]), "tools" (native tool calling), "auto" (native, falling back to mrkl), or the paper's ablations: "act" (paper without thoughts), "cot" (no tools: Thought, then Answer) and "standard" (no tools: Answer at once). Default: the scenario's, else "mrkl". */
+  format?: "mrkl" | "paper" | "tools" | "auto" | "act" | "cot" | "standard";
   /** Prompt language. Default "en". */
   lang?: "en" | "zh";
   /** Steps before the run stops without an answer. Default 8 (or the scenario's). */
@@ -58,6 +58,8 @@ export interface AgentOptions {
   reflectEvery?: number;
   /** Milliseconds a tool call may take before it is abandoned with an error observation (a tool's own `timeoutMs` wins). Default 30000. */
   toolTimeoutMs?: number;
+  /** Few-shot examples (e.g. the ReAct paper's) in place of the format's own worked example in "paper", "act", "cot" and "standard": the prompt's instructions stay, then "Here are some examples." and this text. */
+  exemplars?: string;
 }
 /** A model in JS: stream with `onDelta` (it returns false when tao has read enough) and/or return the reply. */
 export type JsModelFunction = (messages: TaoMessage[], options: {
@@ -162,8 +164,26 @@ export interface Trajectory {
   /** Computed from the steps when written; not read back. */
   stats: { n_calls: number; n_badcalls: number; steps: number; elapsed_ms: number; prompt_tokens: number; completion_tokens: number; saved_chars: number };
 }
-export interface ScenarioInfo { name: string; title: string; description: string; task: string; format: "mrkl" | "paper"; maxSteps: number | null; memoryTokens: number | null; reflectEvery: number | null; tools: string[]; }
+export interface ScenarioInfo { name: string; title: string; description: string; task: string; format: "mrkl" | "paper"; maxSteps: number | null; memoryTokens: number | null; reflectEvery: number | null; tools: string[];
+  /** The short gold answer in the language asked for, to score each mode (exact match, F1); null when the scenario has none. */
+  gold: string | null;
+  /** The modes the offline model has scripted replies for: always "react" (the `policy`, used for "mrkl", "paper", "tools", "auto" and any mode without its own), then any of "act", "cot", "standard". */
+  modes: ("react" | "act" | "cot" | "standard")[]; }
 /** A provider over HTTP, as `providers()` lists them. */
 export interface ProviderInfo { name: "openai" | "ollama" | "anthropic"; baseUrl: string; model: string; needsKey: boolean; }
 /** What kind of failure an Error thrown by tao is (`error.kind`). */
 export type TaoErrorKind = "config" | "model" | "format" | "aborted" | "network" | "auth" | "not_found" | "too_long" | "rate_limited" | "server" | "tools_rejected" | "timeout" | "refused" | "truncated";
+/** An answer's score as the ReAct paper computes it (`scoreAnswer`): HotpotQA's exact match (0 or 1) and token F1 after its `normalize_answer`; for FEVER both are the label's accuracy, 0 or 1. */
+export interface Score { em: number; f1: number }
+/** The majority answer of several samples (`vote`, the paper's CoT-SC), as its first sample spelled it: `count` of the `of` samples gave it. The paper backs off to ReAct when `count < of / 2`. */
+export interface Vote { answer: string; count: number; of: number }
+/** One step of a `TrainingRecord`: the request the model was sent (`prompt`, and `tools` beside it in native tool calling), its raw reply, and what came of it. */
+export interface TrainingStep {
+  index: number; prompt: TaoMessage[]; tools: ToolSpecInit[]; reply: string; thought: string;
+  action: { tool: string; input: unknown } | null; observation: string | null; answer: string | null;
+}
+/** A run as training data (`agent.trainingRecord`, one line of `tao export-jsonl`); `mode` is "react" for the paper's format, else the format's name; the `extra` fields given are added last. */
+export interface TrainingRecord {
+  task: string; mode: string; model: string; format: string; lang: string; steps: TrainingStep[];
+  answer: string | null; stop: StopReason | null; reward: number | null; [extra: string]: unknown;
+}

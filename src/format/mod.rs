@@ -7,15 +7,21 @@
 //! - [`paper`]: `Thought n: / Action n: Tool[input] / Observation n:` with `Finish[answer]`
 //!   (the ReAct paper);
 //! - [`tools`]: native tool calling (OpenAI `tools`, Anthropic `tool_use`); `auto` is the same
-//!   with a fallback to `mrkl` when the endpoint or the model does not do it.
+//!   with a fallback to `mrkl` when the endpoint or the model does not do it;
+//! - the paper's ablations, to compare with ReAct on one question: [`act`] (`paper` without
+//!   thoughts), [`cot`] (no tools: `Thought: Let's think step by step...` then `Answer:`) and
+//!   [`standard`] (no tools, no thoughts: `Answer:` at once).
 //!
-//! Both text formats share one lenient, incremental reader, [`parse`]. Each file owns its
+//! The text formats share one lenient, incremental reader, [`parse`]. Each file owns its
 //! prompt, how a step reads as the model's turn, how an observation is labelled and where the
 //! model must stop; walking the trajectory to put those together is `crate::prompt`'s job.
 
+pub mod act;
+pub mod cot;
 pub mod mrkl;
 pub mod paper;
 pub mod parse;
+pub mod standard;
 pub mod tools;
 
 use crate::tools::Registry;
@@ -34,6 +40,12 @@ pub enum Format {
     /// Native tool calling, falling back to `mrkl` when the endpoint rejects tools or the
     /// model answers in text ReAct.
     Auto,
+    /// The paper's Act: `Action n: Tool[input] / Observation n`, no thoughts.
+    Act,
+    /// The paper's CoT: no tools, `Thought: ...` then `Answer: X`.
+    Cot,
+    /// The paper's Standard: no tools, `Answer: X` at once.
+    Standard,
 }
 
 /// The language of the prompt (the labels stay English in both: models follow them best, and
@@ -80,13 +92,19 @@ pub enum Move<'a> {
 }
 
 impl Format {
-    /// `mrkl`, `paper`, `tools` or `auto`.
+    /// The names [`Format::from_name`] reads, for error messages.
+    pub const NAMES: &'static str = "mrkl, paper, tools, auto, act, cot or standard";
+
+    /// `mrkl`, `paper`, `tools`, `auto`, `act`, `cot` or `standard`.
     pub fn from_name(name: &str) -> Option<Format> {
         match name.trim().to_ascii_lowercase().as_str() {
             "mrkl" | "react" => Some(Format::Mrkl),
             "paper" => Some(Format::Paper),
             "tools" | "native" => Some(Format::Tools),
             "auto" => Some(Format::Auto),
+            "act" => Some(Format::Act),
+            "cot" => Some(Format::Cot),
+            "standard" => Some(Format::Standard),
             _ => None,
         }
     }
@@ -98,6 +116,9 @@ impl Format {
             Format::Paper => "paper",
             Format::Tools => "tools",
             Format::Auto => "auto",
+            Format::Act => "act",
+            Format::Cot => "cot",
+            Format::Standard => "standard",
         }
     }
 
@@ -106,12 +127,23 @@ impl Format {
         matches!(self, Format::Tools | Format::Auto)
     }
 
-    /// The system message: how to answer, and the tools.
-    pub fn instructions(self, tools: &Registry, lang: Lang) -> String {
+    /// Whether the model is offered tools: every format but the paper's no-tool baselines
+    /// (`cot`, `standard`), whose model answers from what it knows.
+    pub fn has_tools(self) -> bool {
+        !matches!(self, Format::Cot | Format::Standard)
+    }
+
+    /// The system message: how to answer, and the tools. `exemplars` (the paper's few-shot
+    /// examples, or any) stand in for the worked example of the formats that have one
+    /// (`paper`, `act`, `cot`, `standard`).
+    pub fn instructions(self, tools: &Registry, lang: Lang, exemplars: Option<&str>) -> String {
         match self {
             Format::Mrkl => mrkl::instructions(tools, lang),
-            Format::Paper => paper::instructions(tools, lang),
+            Format::Paper => paper::instructions(tools, lang, exemplars),
             Format::Tools | Format::Auto => self::tools::instructions(lang),
+            Format::Act => act::instructions(tools, lang, exemplars),
+            Format::Cot => cot::instructions(lang, exemplars),
+            Format::Standard => standard::instructions(lang, exemplars),
         }
     }
 
@@ -120,6 +152,9 @@ impl Format {
     pub fn turn(self, n: u32, thought: &str, next: Move) -> String {
         match self {
             Format::Paper => paper::turn(n, thought, next),
+            Format::Act => act::turn(n, next),
+            Format::Cot => cot::turn(thought, next),
+            Format::Standard => standard::turn(thought, next),
             _ => mrkl::turn(thought, next),
         }
     }
@@ -127,18 +162,22 @@ impl Format {
     /// How the observation of step `n` is shown to the model in text.
     pub fn observation(self, n: u32, text: &str) -> String {
         match self {
-            Format::Paper => paper::observation(n, text),
+            Format::Paper | Format::Act => paper::observation(n, text),
             _ => mrkl::observation(text),
         }
     }
 
     /// Where the model should stop in step `n`: before it writes an observation itself (the
-    /// native formats need no stop: the provider ends the reply at the tool call).
+    /// native formats need no stop: the provider ends the reply at the tool call). The no-tool
+    /// modes wait for no observation; their reply is the whole answer, but a model that
+    /// follows few-shot exemplars (`Question: ... Answer: ...`, over and over) goes on to
+    /// write the next question, so they stop there.
     pub fn stop_sequences(self, n: u32) -> Vec<String> {
         match self {
             Format::Mrkl => vec![mrkl::STOP.into()],
-            Format::Paper => vec![paper::stop(n)],
+            Format::Paper | Format::Act => vec![paper::stop(n)],
             Format::Tools | Format::Auto => Vec::new(),
+            Format::Cot | Format::Standard => vec!["\nQuestion:".into()],
         }
     }
 
@@ -152,12 +191,20 @@ impl Format {
         self.parse_options_named(tools.iter().map(|t| t.name.clone()).collect())
     }
 
+    /// The no-tool modes know no tool (so any action the model writes is a repair that says
+    /// there are none, and no tool ever runs) and read `Answer:` as the final answer.
     pub(crate) fn parse_options_named(self, names: Vec<String>) -> parse::ParseOptions {
         let mut options = parse::ParseOptions::new(match self {
-            Format::Paper => parse::Style::Paper,
+            Format::Paper | Format::Act => parse::Style::Paper,
             _ => parse::Style::Mrkl,
         });
-        options.tools = Some(names);
+        match self.has_tools() {
+            true => options.tools = Some(names),
+            false => {
+                options.tools = Some(Vec::new());
+                options.final_marker = Some(cot::ANSWER.into());
+            }
+        }
         options
     }
 }
@@ -167,6 +214,16 @@ pub fn input_text(input: &Value) -> String {
     match input {
         Value::String(s) => s.clone(),
         other => crate::to_json::to_string(other),
+    }
+}
+
+/// `prompt`, then its worked `example`, or the `exemplars` given instead, introduced as the
+/// paper's notebooks do.
+fn with_examples(prompt: &str, example: &str, exemplars: Option<&str>, lang: Lang) -> String {
+    match (exemplars.map(str::trim).filter(|e| !e.is_empty()), lang) {
+        (None, _) => format!("{prompt}\n\n{example}"),
+        (Some(given), Lang::En) => format!("{prompt}\n\nHere are some examples.\n{given}"),
+        (Some(given), Lang::Zh) => format!("{prompt}\n\n以下是一些示例。\n{given}"),
     }
 }
 

@@ -1,7 +1,7 @@
 // Type checks of the package's declarations that the README's examples do not reach: each
 // line that must be rejected carries @ts-expect-error, so tsc fails if the types start
 // accepting it (or if the line stops being an error for another reason than intended).
-import { Agent, init, type TaoEvent, type Trajectory, type TaoAgent } from "tao-agent";
+import { Agent, init, scoreAnswer, vote, paperSample, type TaoEvent, type Trajectory, type TaoAgent, type Score, type Vote, type TrainingRecord } from "tao-agent";
 
 await init();
 
@@ -35,6 +35,16 @@ function describe(e: TaoEvent): string {
 }
 const t: Trajectory = await agent.run("Who?", { onEvent: (e) => console.log(describe(e)) });
 t.steps.map((s) => s.action?.tool ?? s.answer);
+
+// The paper's scores, and a run as training data.
+const score: Score = scoreAnswer("hotpotqa", t.answer, "Mobile, Alabama");
+// @ts-expect-error: only the paper's datasets
+scoreAnswer("squad", "a", "b");
+const record: TrainingRecord = agent.trainingRecord(t, { reward: score.f1 });
+record.steps.map((s) => s.prompt.length);
+const majority: Vote | null = vote(["Ulm", "ulm", "Munich"]);
+const sample: number[] = paperSample(7405, 5);
+console.log(majority?.answer, sample.length);
 
 // The element, from the DOM.
 const element: TaoAgent | null = document.querySelector("tao-agent");

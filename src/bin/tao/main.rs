@@ -7,7 +7,8 @@
 //! tao parse --format mrkl|paper|json [--final-marker M] [--tools a,b]   < reply.txt
 //! tao parse --jsonl                                                      < cases.jsonl
 //! tao run --scenario NAME [--format F] [--lang en|zh] [--max-steps N] [--task T] [--json] [--show-prompts]
-//!         [--token-budget N] [--time-budget-ms N] [--memory-tokens N] [--keep-steps N] [--reflect-every N]
+//!         [--exemplars FILE] [--token-budget N] [--time-budget-ms N] [--memory-tokens N] [--keep-steps N] [--reflect-every N]
+//! tao export-jsonl DIR (--scenario NAME | --tools a,b) [--exemplars FILE] [--reward-from FIELD]
 //! tao scenarios
 //! ```
 
@@ -38,8 +39,10 @@ mod cli {
     const USAGE: &str = "usage:
       tao parse --format mrkl|paper|json [--final-marker M] [--tools a,b] < reply.txt
       tao parse --jsonl < cases.jsonl      (one {id, text, style, final_marker, prompt_suffix, tools} per line)
-      tao run --scenario NAME [--format mrkl|paper] [--lang en|zh] [--max-steps N] [--task T] [--json] [--show-prompts]
+      tao run --scenario NAME [--format mrkl|paper|tools|auto|act|cot|standard] [--lang en|zh] [--max-steps N]
+              [--task T] [--json] [--show-prompts] [--exemplars FILE]
               [--token-budget N] [--time-budget-ms N] [--memory-tokens N] [--keep-steps N] [--reflect-every N]
+      tao export-jsonl DIR (--scenario NAME | --tools a,b) [--exemplars FILE] [--reward-from FIELD]
       tao scenarios";
 
     pub fn main() -> ExitCode {
@@ -47,6 +50,7 @@ mod cli {
         let result = match args.first().map(String::as_str) {
             Some("parse") => parse_command(&args[1..]),
             Some("run") => run_command(&args[1..]),
+            Some("export-jsonl") => export_command(&args[1..]),
             Some("scenarios") => {
                 for s in scenarios::all() {
                     println!("{:<15} {:<6} {}", s.name, s.format, s.title.get(Lang::En));
@@ -124,6 +128,12 @@ mod cli {
                 settings.insert(option.into(), value.into());
             }
         }
+        // Few-shot examples in place of the format's own (the paper's, say), read from a file.
+        if let Some(path) = flag(args, "--exemplars") {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read the exemplars at {path}: {e}"))?;
+            settings.insert("exemplars".into(), text.into());
+        }
         for (flag_name, option) in [
             ("--max-steps", "maxSteps"),
             ("--token-budget", "tokenBudget"),
@@ -181,5 +191,89 @@ mod cli {
             }
         }
         println!("──────── run ────────");
+    }
+
+    /// `tao export-jsonl DIR`: each trajectory file in DIR (`*.json`, by name) as a training
+    /// record on a line of its own (see `tao_agent::training`); a file that is not a trajectory
+    /// is named on stderr and skipped, and the exit code then says so. The prompts are
+    /// rendered again, which needs what the run's agent had and a file does not say: its tools
+    /// (a scenario's, or built-ins by name) and its exemplars. A file's top-level `reward`
+    /// number (or the field `--reward-from` names) is the record's reward.
+    fn export_command(args: &[String]) -> Result<(), String> {
+        let dir = args
+            .first()
+            .filter(|a| !a.starts_with("--"))
+            .ok_or("tao export-jsonl needs the directory of the trajectory files")?;
+        let mut settings = serde_json::Map::new();
+        match (flag(args, "--scenario"), flag(args, "--tools")) {
+            (Some(name), _) => settings.insert("scenario".into(), name.into()),
+            (None, Some(list)) => settings.insert("tools".into(), list.split(',').map(str::trim).collect()),
+            (None, None) => return Err("tao export-jsonl needs the tools the prompts described, which a trajectory file does not list: --scenario NAME or --tools search,lookup".into()),
+        };
+        if let Some(path) = flag(args, "--exemplars") {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read the exemplars at {path}: {e}"))?;
+            settings.insert("exemplars".into(), text.into());
+        }
+        // A model that is never called: the prompts are rendered, not sent.
+        settings.insert("replies".into(), serde_json::Value::Array(Vec::new()));
+        let reward_field = flag(args, "--reward-from").unwrap_or("reward");
+        let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+            .map_err(|e| format!("cannot read the directory {dir}: {e}"))?
+            .filter_map(|entry| entry.ok().map(|e| e.path()))
+            .filter(|path| path.extension().is_some_and(|e| e == "json"))
+            .collect();
+        files.sort();
+        // One agent per prompt language (the tools are described in it).
+        let mut agents: Vec<(Lang, tao_agent::Agent)> = Vec::new();
+        let (stdout, mut skipped) = (std::io::stdout(), 0);
+        let mut out = stdout.lock();
+        for path in &files {
+            let read = std::fs::read_to_string(path).map_err(|e| e.to_string());
+            let trajectory = read.and_then(|text| match Trajectory::from_json(&text) {
+                Ok(t) => Ok((t, serde_json::from_str::<serde_json::Value>(&text))),
+                Err(e) => Err(e.message),
+            });
+            let (trajectory, raw) = match trajectory {
+                Ok(read) => read,
+                Err(why) => {
+                    eprintln!("tao: skipped {}: {why}", path.display());
+                    skipped += 1;
+                    continue;
+                }
+            };
+            let mut extra = serde_json::Map::new();
+            let reward = raw.ok().and_then(|raw| raw.get(reward_field).cloned());
+            if let Some(reward) = reward.filter(serde_json::Value::is_number) {
+                extra.insert("reward".into(), reward);
+            }
+            let lang = trajectory.lang;
+            if !agents.iter().any(|(l, _)| *l == lang) {
+                settings.insert("lang".into(), lang.name().into());
+                let agent = Settings::from_json(&settings.clone().into())
+                    .and_then(|s| {
+                        s.agent(Parts {
+                            host: Rc::new(NativeHost::default()),
+                            transport: None,
+                            tools: Vec::new(),
+                            model: None,
+                        })
+                    })
+                    .map_err(|e| e.message)?;
+                agents.push((lang, agent));
+            }
+            let Some((_, agent)) = agents.iter().find(|(l, _)| *l == lang) else {
+                continue;
+            };
+            let record = tao_agent::training::record(&trajectory, agent, &extra);
+            writeln!(out, "{record}").map_err(|e| e.to_string())?;
+        }
+        match skipped {
+            0 => Ok(()),
+            n => Err(format!(
+                "{n} of the {} files in {dir} were not trajectories and were skipped",
+                files.len()
+            )),
+        }
     }
 }

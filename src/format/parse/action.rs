@@ -352,13 +352,14 @@ pub(super) fn tool_name(name: &str, options: &ParseOptions) -> Result<String, St
     if let Some(t) = found {
         return Ok(t.trim().to_string());
     }
-    Err(message_for(
-        options,
-        &format!(
+    let what = match tools.is_empty() {
+        true => format!("There are no tools here, so `{name}` cannot be used."),
+        false => format!(
             "`{name}` is not one of the tools. The tools are: {}.",
             tools.join(", ")
         ),
-    ))
+    };
+    Err(message_for(options, &what))
 }
 
 /// Removes one pair of wrapping double quotes from a plain input: `"NBA"` -> `NBA`.

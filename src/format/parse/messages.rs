@@ -12,6 +12,16 @@ pub(super) fn message_for(options: &ParseOptions, what: &str) -> String {
     format!("{what} Reply with\n{}", expected_format(options))
 }
 
+/// The prompt's final-answer label (`Final Answer:` unless the prompt has its own).
+pub(super) fn answer_label(options: &ParseOptions) -> &str {
+    options
+        .final_marker
+        .as_deref()
+        .map(str::trim)
+        .filter(|m| !m.is_empty() && !m.contains('['))
+        .unwrap_or("Final Answer:")
+}
+
 /// The format the prompt asked for, shown in every error message.
 fn expected_format(options: &ParseOptions) -> String {
     let tools: Vec<&str> = options
@@ -26,12 +36,12 @@ fn expected_format(options: &ParseOptions) -> String {
     } else {
         format!("one of {}", tools.join(", "))
     };
-    let marker = options
-        .final_marker
-        .as_deref()
-        .map(str::trim)
-        .filter(|m| !m.is_empty() && !m.contains('['))
-        .unwrap_or("Final Answer:");
+    let marker = answer_label(options);
+    if options.answers_only() {
+        return format!(
+            "Thought: ...\n{marker} <answer>\n(there are no tools: answer from what you know)"
+        );
+    }
     match options.style {
         Style::Mrkl => format!(
             "Thought: ...\nAction: <{tool}>\nAction Input: <input>\nor, when you know the \

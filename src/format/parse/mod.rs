@@ -133,6 +133,12 @@ impl ParseOptions {
             prose_is_answer: style == Style::Mrkl,
         }
     }
+
+    /// Whether the model has no tools at all (the paper's `cot` and `standard`): then only an
+    /// answer is a usable reply, and the repairs ask for one.
+    fn answers_only(&self) -> bool {
+        self.tools.as_ref().is_some_and(Vec::is_empty)
+    }
 }
 
 /// What the model meant as its next step.

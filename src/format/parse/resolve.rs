@@ -338,14 +338,14 @@ impl<'a> Reader<'a> {
                 answer: self.text.trim().to_string(),
             };
         } else {
-            let label = if self.options.style == Style::Paper {
-                "`Action n:`"
-            } else {
-                "`Action:`"
+            let label = match self.options.style {
+                _ if self.options.answers_only() => messages::answer_label(self.options),
+                Style::Paper => "Action n:",
+                _ => "Action:",
             };
             (
                 Why::NoAction,
-                self.message_for(&format!("Your reply had no {label} line.")),
+                self.message_for(&format!("Your reply had no `{label}` line.")),
             )
         };
         Verdict::Error {
