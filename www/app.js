@@ -25,7 +25,17 @@ export const state = {
   lastTrajectory: null,
   /** The AbortController of the run in flight, or null when idle. */
   running: null,
+  /** The `<tao-compare>` while the stage compares prompt modes (`compare.js`), else null. */
+  compare: null,
+  /** The runs that ended on this page this visit, imported ones too: `{ trajectory, extra }`, what
+   * Export JSONL writes (`rate.js`); `extra` holds a run's scores (`gold`, `em`, `f1`, `reward`). */
+  runs: [],
 };
+
+/** Keeps a run that ended for the training export (once; a run still going is not kept). */
+export function keepRun(trajectory, extra = {}) {
+  if (trajectory?.stop && !state.runs.some((r) => r.trajectory === trajectory)) state.runs.push({ trajectory, extra });
+}
 
 /** Loads the wasm, and reads once what the page builds from it: providers and built-in tools. */
 export async function loadTao() {

@@ -20,12 +20,13 @@ for (const [name, cls] of Object.entries(ELEMENTS)) {
 }
 
 /**
- * Elements only some visits need (the Prompt view, the fork's two branches), loaded and
+ * Elements only some visits need (the Prompt view, the fork's two branches, the compare view), loaded and
  * registered the first time a page asks for one: the first load stays small.
  */
 const LATER = {
   "tao-prompt": () => import("./prompt-view.js").then((m) => m.TaoPrompt),
   "tao-branches": () => import("./branches.js").then((m) => m.TaoBranches),
+  "tao-compare": () => import("./compare-view.js").then((m) => m.TaoCompare),
 };
 
 /** Registers the element `name` (loading its class if need be); resolves once it is defined. */

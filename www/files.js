@@ -10,16 +10,20 @@ function exportTrajectory() {
     showStatus(t("status.nothingToExport"));
     return;
   }
-  const blob = new Blob([JSON.stringify(state.lastTrajectory, null, 2) + "\n"], { type: "application/json" });
-  const url = URL.createObjectURL(blob);
+  download("trajectory.json", JSON.stringify(state.lastTrajectory, null, 2) + "\n", "application/json");
+  showStatus(t("status.exported"));
+}
+
+/** Saves `text` as a file called `name` (the browser's download). */
+export function download(name, text, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
   const a = document.createElement("a");
   a.href = url;
-  a.download = "trajectory.json";
+  a.download = name;
   document.body.append(a);
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
-  showStatus(t("status.exported"));
 }
 
 function importTrajectory({ name, text }) {

@@ -73,7 +73,7 @@ function outcome(traj) {
 /** The agent for a fork: the page's settings, in the trajectory's own format and language. */
 function forkAgentConfig(traj, settings, panel) {
   const config = agentConfig(settings, panel);
-  if (["mrkl", "paper", "tools", "auto"].includes(traj.react_format)) config.format = traj.react_format;
+  if (["mrkl", "paper", "tools", "auto", "act", "cot", "standard"].includes(traj.react_format)) config.format = traj.react_format;
   if (traj.lang) config.lang = traj.lang;
   // The scripted model plays only its own scenario's question: use the one that made the run.
   const scripted = /^scripted:(.+)$/.exec(traj.model ?? "");

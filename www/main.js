@@ -18,6 +18,9 @@ import * as inspect from "./inspect.js";
 import * as fork from "./fork.js";
 import * as present from "./present.js";
 import * as announce from "./announce.js";
+import * as compare from "./compare.js";
+import * as rate from "./rate.js";
+import * as benchmark from "./benchmark-open.js";
 
 // The language switches first: listeners run in the order they were added, and the parts'
 // own `tao:lang` handlers redraw their text in the new language.
@@ -28,7 +31,7 @@ document.addEventListener("tao:lang", (e) => {
 });
 
 /** The page's parts, each registering its own `tao:*` listeners. */
-const PARTS = [scenarios, pageTools, provider, run, files, share, follow, offline, inspect, fork, present, announce];
+const PARTS = [scenarios, pageTools, provider, run, files, share, follow, offline, inspect, fork, present, announce, compare, rate, benchmark];
 for (const part of PARTS) part.install();
 
 async function start() {
@@ -63,13 +66,15 @@ async function start() {
   provider.useProvider(controls.settings().provider);
   const { baseUrl, model, maxTokens, firstByteTimeout, idleTimeout } = query;
   controls.apply({ baseUrl, model, maxTokens, firstByteTimeout, idleTimeout });
+  if (query.compare) await compare.openCompare(query.compare);
   controls.setReady(true);
   showStatus(t("status.ready"));
   document.body.dataset.ready = "true";
   pageTools.refreshModelView();
   offline.refresh();
   if (query.autorun) {
-    if (controls.settings().stepMode) document.dispatchEvent(new CustomEvent("tao:step", { detail: controls.settings() }));
+    if (state.compare) state.compare.run(controls.settings());
+    else if (controls.settings().stepMode) document.dispatchEvent(new CustomEvent("tao:step", { detail: controls.settings() }));
     else run.run(controls.settings());
   }
 }

@@ -18,7 +18,8 @@ import { offlineMismatch } from "./offline.js";
 /** The session on screen: `{agent, settings, trajectory, busy}`, or null when idle. */
 let session = null;
 
-function modelLabel(settings) {
+/** The model as the trajectory's header names it. */
+export function modelLabel(settings) {
   if (settings.provider === "scripted") return `scripted:${settings.scenario}`;
   if (settings.provider === "human") return "human";
   return `${settings.provider}:${settings.model || state.providers.get(settings.provider)?.model || ""}`;
@@ -169,8 +170,9 @@ function stop() {
 }
 
 export function install() {
-  document.addEventListener("tao:run", (e) => run(e.detail));
-  document.addEventListener("tao:step", (e) => step(e.detail));
+  // While comparing modes, Run and Step are compare.js's.
+  document.addEventListener("tao:run", (e) => state.compare || run(e.detail));
+  document.addEventListener("tao:step", (e) => state.compare || step(e.detail));
   document.addEventListener("tao:pause", () => session?.busy?.pause.abort());
   document.addEventListener("tao:resume", () => stretch("resume"));
   document.addEventListener("tao:stop", stop);

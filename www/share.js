@@ -3,10 +3,10 @@
 //! never a key, never a trajectory.
 
 import { t } from "./i18n.js";
-import { toolsPanel, showStatus } from "./app.js";
+import { state, toolsPanel, showStatus } from "./app.js";
 import { isShareable, wikiChosenByUser } from "./page-tools.js";
 
-/** The query string's settings: ?scenario=&format=&lang=&task=&maxSteps=&delay=&tokenBudget=&timeBudget=&memoryTokens=&reflectEvery=&provider=&base=&model=&maxTokens=&firstByte=&idle=&wiki=&tools=&mode=step&autorun=1 (never a key). */
+/** The query string's settings: ?scenario=&format=&lang=&task=&maxSteps=&delay=&tokenBudget=&timeBudget=&memoryTokens=&reflectEvery=&provider=&base=&model=&maxTokens=&firstByte=&idle=&wiki=&tools=&mode=step&compare=react,act&autorun=1 (never a key). */
 export function readQuery() {
   const q = new URLSearchParams(location.search);
   const num = (key) => (q.has(key) && q.get(key) !== "" && Number.isFinite(Number(q.get(key))) ? Number(q.get(key)) : undefined);
@@ -30,6 +30,7 @@ export function readQuery() {
     wiki: q.get("wiki") ?? undefined,
     tools: q.has("tools") ? q.get("tools").split(",").filter(Boolean) : undefined,
     stepMode: q.get("mode") === "step" ? true : undefined,
+    compare: q.has("compare") ? q.get("compare").split(",").filter(Boolean) : undefined,
     autorun: q.get("autorun") === "1",
   };
 }
@@ -49,6 +50,8 @@ async function share(s) {
   if (panel.wiki && panel.wiki !== "offline" && wikiChosenByUser()) q.set("wiki", panel.wiki);
   // "This question, against this model": the provider, base URL and model name, not the key.
   if (s.stepMode) q.set("mode", "step");
+  // The compare view and its modes, when the stage shows it.
+  if (state.compare) q.set("compare", state.compare.modes().join(","));
   // Budgets and memory when set, as the form shows them (the time budget in seconds).
   for (const name of ["tokenBudget", "timeBudget", "memoryTokens", "reflectEvery"]) {
     const value = document.getElementById(name).value;

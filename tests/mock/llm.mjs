@@ -22,6 +22,8 @@ import http from "node:http";
 import process from "node:process";
 import { pathToFileURL } from "node:url";
 import { handleMediaWiki } from "./mediawiki.mjs";
+import { benchReply } from "./paper-bench.mjs";
+import fs from "node:fs";
 
 // ---------------------------------------------------------------------------------------------
 // The scripts. Each entry is one model turn; step n (1-based) uses entry n-1, and steps past the
@@ -93,6 +95,8 @@ export const MODELS = [
   "plain-sse", "refusal", "length", "length-after-action", "parallel-tools", "provider-ids",
   "reasoning", "thinking-tools", "server-blocks", "usage-late", "usage-then-error",
   "fail-401-masked",
+  // The benchmark fixtures' model (paper-bench.mjs).
+  "paper-bench",
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -342,6 +346,13 @@ function planReply(api, base, body) {
       : base === "provider-ids" ? "I need to find out who the CEO of Apple is." : "";
   } else if (base === "react-paper") {
     text = at(PAPER);
+  } else if (base === "paper-bench") {
+    // The benchmark's questions, in the mode the system prompt asks for (paper-bench.mjs).
+    const system = api === "openai"
+      ? messages.filter((m) => m && m.role === "system").map((m) => textOf(m.content)).join("\n")
+      : textOf(body.system);
+    const user = messages.filter((m) => m && m.role === "user").map((m) => textOf(m.content)).join("\n");
+    text = benchReply(system, user, step);
   } else if (base === "refusal") {
     // OpenAI sends no content at all; Anthropic's classifier stops a reply already begun.
     [text, refusal, finish] = [api === "openai" ? "" : "Thought: I'd be glad to look", REFUSAL, "refusal"];
@@ -572,6 +583,8 @@ export async function startMockLlm({ port = 0, delayMs = 15, stallMs = 0 } = {})
     const path = new URL(req.url, "http://127.0.0.1").pathname;
     // The mock Wikipedia (`/w/api.php`) lives here too, so a page needs one mock server.
     if (handleMediaWiki(req, res)) return;
+    // The benchmark's stand-in data files, as raw.githubusercontent.com serves the paper's.
+    if (req.method === "GET" && path.startsWith("/react-paper/")) return serveFixture(path, res);
 
     // The test-side endpoints: not logged, always readable from a page.
     if (req.method === "GET" && path === "/__log") return sendJson(res, 200, log, CORS);
@@ -780,6 +793,16 @@ export async function startMockLlm({ port = 0, delayMs = 15, stallMs = 0 } = {})
         server.closeAllConnections(); // streams in flight and idle keep-alive sockets
       }),
   };
+}
+
+/** The benchmark fixtures (tests/fixtures/react-paper/) by name, with CORS; 404 for anything else. */
+const FIXTURES = new URL("../fixtures/react-paper/", import.meta.url);
+function serveFixture(path, res) {
+  const name = decodeURIComponent(path.slice("/react-paper/".length));
+  const ok = /^[\w.-]+\.(json|jsonl)$/.test(name) && fs.existsSync(new URL(name, FIXTURES));
+  const text = ok ? fs.readFileSync(new URL(name, FIXTURES), "utf8") : "404: Not Found";
+  res.writeHead(ok ? 200 : 404, { "Content-Type": ok ? "text/plain; charset=utf-8" : "text/plain", "Content-Length": Buffer.byteLength(text), ...CORS });
+  res.end(text);
 }
 
 function readBody(req) {

@@ -1,0 +1,282 @@
+//! `<tao-compare>`: one question in two to four of the ReAct paper's prompt modes, as columns
+//! that stream side by side — ReAct (thought, action, observation), Act (actions without
+//! thoughts), CoT (thinking step by step, no tools) and Standard (answering directly). Each
+//! column counts its steps, model calls, bad calls, tokens and time, and shows its answer; when
+//! the question has a gold answer (a built-in scenario's), each answer is scored the way the
+//! paper scores HotpotQA: exact match and token F1, after the paper's normalisation.
+//!
+//! A column is an ordinary run: an `Agent` made from the form (the same model, tools and
+//! budgets) with the mode's format, drawn by its own `<tao-trajectory>`. Offline, a scenario's
+//! scripted model has replies written for each mode (`ScenarioInfo.modes`), showing what the
+//! paper saw: CoT states a wrong fact with confidence, Act searches again without a plan.
+//!
+//! Model text reaches the page through `textContent` only (`el()`). Registered lazily by
+//! `elements.js` when `compare.js` first opens the view.
+
+import { t } from "./i18n.js";
+import { el, formatMs } from "./trajectory.js";
+import { state, controls, toolsPanel, showError, showStatus, messageOf, agentConfig, keepRun } from "./app.js";
+import { registerPageTools } from "./page-tools.js";
+import { offlineMismatch } from "./offline.js";
+import { announce } from "./announce.js";
+import { modelLabel } from "./run.js";
+
+/** The paper's modes, in its order, and the prompt format each runs in. */
+export const MODES = ["react", "act", "cot", "standard"];
+const FORMAT = { react: "paper", act: "act", cot: "cot", standard: "standard" };
+/** A column's counters, in the order shown (labels shared with the stats bar). */
+const COUNTERS = ["steps", "n_calls", "n_badcalls", "tokens", "elapsed"];
+
+let ids = 0;
+
+/** The final answer of a trajectory, or null. */
+function answerOf(traj) {
+  return traj?.steps?.findLast((s) => s.answer !== null && s.answer !== undefined)?.answer ?? traj?.answer ?? null;
+}
+
+export class TaoCompare extends HTMLElement {
+  #built = false;
+  #id = ++ids;
+  #modes = new Set(MODES);
+  /** Per mode: `{ section, view, values, answer, score }`. */
+  #columns = new Map();
+  #running = null;
+  /** The last comparison's trajectories by mode (redrawn in a new language). */
+  #results = new Map();
+  #gold = null;
+
+  connectedCallback() {
+    if (this.#built) return;
+    this.#built = true;
+    const head = el("div", { class: "compare-head" });
+    head.append(el("h2", { id: `compare-title-${this.#id}`, "data-i18n": "compare.title" }));
+    const boxes = el("fieldset", { class: "compare-modes" });
+    boxes.append(el("legend", { class: "visually-hidden", "data-i18n": "compare.modes" }));
+    for (const mode of MODES) {
+      const label = el("label", { class: "check" });
+      const box = el("input", { type: "checkbox", name: "compareMode", value: mode });
+      box.checked = this.#modes.has(mode);
+      box.addEventListener("change", () => this.#toggle(mode, box));
+      label.append(box, " ", el("span", { "data-i18n": `mode.${mode}` }));
+      boxes.append(label);
+    }
+    const close = el("button", { type: "button", class: "quiet", "data-i18n": "compare.close" });
+    close.addEventListener("click", () => this.dispatchEvent(new CustomEvent("tao:compare-close", { bubbles: true })));
+    head.append(boxes, close);
+    this.setAttribute("role", "region");
+    this.setAttribute("aria-labelledby", `compare-title-${this.#id}`);
+    this.append(head, el("p", { class: "hint", "data-compare-gold": "" }), el("div", { class: "compare-columns" }));
+    this.#layout();
+    document.addEventListener("tao:lang", this.#onLang);
+    document.addEventListener("tao:scenario", this.#onScenario);
+  }
+
+  disconnectedCallback() {
+    document.removeEventListener("tao:lang", this.#onLang);
+    document.removeEventListener("tao:scenario", this.#onScenario);
+  }
+
+  #onLang = () => setTimeout(() => this.refresh());
+  #onScenario = () => setTimeout(() => this.#showGold());
+
+  /** The modes shown, in the paper's order. */
+  modes() {
+    return MODES.filter((m) => this.#modes.has(m));
+  }
+
+  /** Shows `list` (at least two of the paper's modes; fewer known names leave it as it is). */
+  setModes(list) {
+    const known = MODES.filter((m) => list.includes(m));
+    if (known.length < 2) return;
+    this.#modes = new Set(known);
+    for (const box of this.querySelectorAll('[name="compareMode"]')) box.checked = this.#modes.has(box.value);
+    this.#layout();
+  }
+
+  /** Stops a comparison in flight. */
+  stop() {
+    this.#running?.abort();
+  }
+
+  /** A mode's checkbox: at least two stay checked; the columns follow (not while running). */
+  #toggle(mode, box) {
+    if (this.#running || (!box.checked && this.#modes.size <= 2)) {
+      box.checked = this.#modes.has(mode);
+      showStatus(t(this.#running ? "compare.busy" : "compare.min"));
+      return;
+    }
+    if (box.checked) this.#modes.add(mode);
+    else this.#modes.delete(mode);
+    this.#layout();
+  }
+
+  /** One column per mode shown, empty until a run. */
+  #layout() {
+    const columns = this.querySelector(".compare-columns");
+    columns.replaceChildren();
+    this.#columns.clear();
+    this.#results.clear();
+    columns.dataset.count = String(this.#modes.size);
+    for (const mode of this.modes()) {
+      const titleId = `compare-${this.#id}-${mode}`;
+      const section = el("section", { class: "compare-column", "data-mode": mode, "aria-labelledby": titleId });
+      section.append(el("h3", { id: titleId, "data-i18n": `mode.${mode}` }), el("p", { class: "hint", "data-i18n": `mode.${mode}.hint` }));
+      const list = el("dl", { class: "compare-stats" });
+      for (const field of COUNTERS) {
+        const item = el("div", { class: `stat stat-${field}` });
+        item.append(el("dt", { "data-i18n": `stat.${field}` }), el("dd", { "data-stat": field }, "–"));
+        list.append(item);
+      }
+      const answer = el("p", { class: "compare-answer", "data-answer": "" });
+      const score = el("p", { class: "compare-score", "data-score": "" });
+      const view = el("tao-trajectory", { class: "trajectory", role: "log", "aria-labelledby": titleId });
+      section.append(list, answer, score, view);
+      columns.append(section);
+      this.#columns.set(mode, { section, view, answer, score, values: {} });
+    }
+    this.refresh();
+  }
+
+  /** The words of the view in the page's language, and each finished column drawn again. */
+  refresh() {
+    for (const node of this.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+    for (const [mode, traj] of this.#results) {
+      const column = this.#columns.get(mode);
+      if (column && traj) column.view.render(traj, { live: true });
+    }
+    for (const column of this.#columns.values()) this.#showCounters(column);
+    this.#showGold();
+  }
+
+  /** The gold answer of the form's question: a scenario's, when the task is its own question. */
+  #goldFor(settings) {
+    const info = state.scenarios.find((s) => s.name === settings.scenario);
+    return info?.gold && info.task.trim() === settings.task.trim() ? info.gold : null;
+  }
+
+  #showGold() {
+    const settings = controls.settings();
+    this.#gold = this.#goldFor(settings);
+    const line = this.querySelector("[data-compare-gold]");
+    if (line) line.textContent = this.#gold ? t("compare.gold").replace("{gold}", this.#gold) : t("compare.noGold");
+  }
+
+  #showCounters(column) {
+    const v = column.values;
+    const set = (field, text) => (column.section.querySelector(`[data-stat="${field}"]`).textContent = text);
+    set("steps", v.steps ?? "–");
+    set("n_calls", v.n_calls ?? "–");
+    set("n_badcalls", v.n_badcalls ?? "–");
+    set("elapsed", typeof v.elapsed === "number" ? formatMs(v.elapsed) : "–");
+    // Offline there are no token counts: no Tokens line at all (a dash would read as zero).
+    const tokens = (v.prompt_tokens ?? 0) + (v.completion_tokens ?? 0);
+    set("tokens", tokens > 0 ? `${v.prompt_tokens ?? 0} / ${v.completion_tokens ?? 0}` : "");
+    column.section.querySelector(".stat-tokens").hidden = !(tokens > 0);
+    column.section.querySelector(".stat-n_badcalls dd").classList.toggle("has-bad", Number(v.n_badcalls) > 0);
+    if (!("answer" in v)) {
+      column.answer.textContent = "";
+      column.score.textContent = "";
+      return;
+    }
+    column.answer.replaceChildren(el("span", { class: "label" }, t("compare.answer")), " ", el("span", {}, v.answer ?? t("compare.noAnswer")));
+    column.score.textContent = v.score ? t("compare.score").replace("{em}", String(v.score.em)).replace("{f1}", v.score.f1.toFixed(2)) : "";
+    column.section.dataset.em = v.score ? String(v.score.em) : "";
+  }
+
+  /** Runs the form's question in every mode shown, at once. */
+  async run(settings) {
+    if (this.#running || !state.tao) return;
+    showError("");
+    if (settings.provider === "human") return showError(t("compare.human"));
+    if (offlineMismatch(settings)) return;
+    const modes = this.modes();
+    if (settings.provider === "scripted") {
+      const info = state.scenarios.find((s) => s.name === settings.scenario);
+      const missing = modes.filter((m) => !(info?.modes ?? ["react"]).includes(m));
+      if (missing.length) {
+        const names = missing.map((m) => t(`mode.${m}`)).join(", ");
+        return showError(t("compare.offline").replace("{modes}", names));
+      }
+    }
+    const gold = this.#goldFor(settings);
+    const controller = new AbortController();
+    this.#running = controller;
+    state.running = controller;
+    this.#results.clear();
+    controls.setRunning("running");
+    showStatus(t("compare.running").replace("{n}", String(modes.length)));
+    const trajectories = await Promise.all(modes.map((mode) => this.#runColumn(mode, settings, gold, controller.signal)));
+    this.#running = null;
+    state.running = null;
+    controls.setRunning(false);
+    const done = trajectories.filter(Boolean);
+    if (done.length) state.lastTrajectory = done[0];
+    const summary = modes
+      .map((mode, i) => `${t(`mode.${mode}`)}: ${answerOf(trajectories[i]) ?? t("compare.noAnswer")}`)
+      .join("; ");
+    showStatus(t("compare.done"));
+    announce(`${t("compare.done")} ${summary}`);
+  }
+
+  /** One mode's run, streamed into its column; its trajectory, or null when it could not run. */
+  async #runColumn(mode, settings, gold, signal) {
+    const column = this.#columns.get(mode);
+    const panel = toolsPanel.settings();
+    column.values = { steps: 0, n_calls: 0, n_badcalls: 0 };
+    this.#showCounters(column);
+    let agent;
+    try {
+      agent = new state.tao.Agent({ ...agentConfig(settings, panel), format: FORMAT[mode] });
+      await registerPageTools(agent, panel);
+    } catch (e) {
+      agent?.free?.();
+      column.view.replaceChildren(el("p", { class: "error" }, messageOf(e)));
+      return null;
+    }
+    column.view.begin(settings.task, { model: modelLabel(settings), format: FORMAT[mode], lang: settings.lang });
+    const t0 = performance.now();
+    const live = column.values;
+    const onEvent = (ev) => {
+      if (ev.type === "step") live.steps = ev.index;
+      else if (ev.type === "call") live.n_calls += 1;
+      if ((ev.type === "call" && ev.retry) || ev.type === "repair") live.n_badcalls += 1;
+      column.view.handleEvent(ev);
+      if (ev.type !== "token") {
+        live.elapsed = performance.now() - t0;
+        this.#showCounters(column);
+      }
+    };
+    const approve = (request) => column.view.askApproval(request, signal);
+    try {
+      const traj = await agent.run(settings.task, { onEvent, signal, approve });
+      this.#results.set(mode, traj);
+      const answer = answerOf(traj);
+      const s = traj.stats ?? {};
+      column.values = {
+        steps: s.steps,
+        n_calls: s.n_calls,
+        n_badcalls: s.n_badcalls,
+        elapsed: s.elapsed_ms,
+        prompt_tokens: s.prompt_tokens,
+        completion_tokens: s.completion_tokens,
+        answer,
+        score: gold ? state.tao.scoreAnswer("hotpotqa", answer, gold) : null,
+      };
+      this.#showCounters(column);
+      // Kept for Export JSONL, with its score as the reward when there is a gold answer.
+      const score = column.values.score;
+      keepRun(traj, score ? { gold, em: score.em, f1: score.f1, reward: score.f1 } : {});
+      column.view.render(traj, { live: true });
+      return traj;
+    } catch (e) {
+      column.view.append(el("p", { class: "error" }, messageOf(e)));
+      return null;
+    } finally {
+      try {
+        agent.free?.();
+      } catch {
+        /* already freed */
+      }
+    }
+  }
+}

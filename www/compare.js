@@ -1,0 +1,62 @@
+//! Compare modes: the ReAct paper's claim, seen on one question. **Compare** in the header (or
+//! `?compare=react,act,cot,standard`) turns the stage into columns, one per prompt mode, and Run
+//! then runs the form's question in each mode at once, side by side (see `compare-view.js`,
+//! loaded the first time it is needed: a page that never compares never downloads it).
+//!
+//! This part is the switch: it owns the header button, answers the form's Run and Step while
+//! comparing (run.js leaves them alone then: `state.compare` is set), and tells Share which modes
+//! are shown.
+
+import { state, controls, view, stats } from "./app.js";
+import { define } from "./elements.js";
+import { setFolded } from "./present.js";
+import { refresh as refreshRating } from "./rate.js";
+
+const button = () => document.querySelector('[data-action="compare"]');
+
+/** The `<tao-compare>` while comparing, else null. */
+let box = null;
+
+/** Opens the compare view with `modes` (names; unknown ones are ignored), or updates its modes. */
+export async function openCompare(modes) {
+  if (!box) {
+    await define("tao-compare");
+    box = document.createElement("tao-compare");
+    box.className = "compare";
+    // Columns side by side want the width: the settings fold away (a button brings them back).
+    if (window.matchMedia("(min-width: 1200px)").matches) setFolded(true);
+    stats.hidden = true;
+    view.hidden = true;
+    view.after(box);
+    state.compare = box;
+    button()?.setAttribute("aria-pressed", "true");
+    refreshRating();
+  }
+  if (modes?.length) box.setModes(modes);
+  return box;
+}
+
+/** Back to the single trajectory (a compare still running is stopped first). */
+export function closeCompare() {
+  if (!box) return;
+  box.stop();
+  box.remove();
+  box = null;
+  state.compare = null;
+  stats.hidden = false;
+  view.hidden = false;
+  button()?.setAttribute("aria-pressed", "false");
+  controls.setRunning(false);
+  refreshRating();
+}
+
+export function install() {
+  button()?.addEventListener("click", () => (box ? closeCompare() : openCompare()));
+  // Run (and Step: a comparison runs each column to its end) while comparing.
+  for (const type of ["tao:run", "tao:step"]) {
+    document.addEventListener(type, (e) => {
+      if (box && state.tao) box.run(e.detail);
+    });
+  }
+  document.addEventListener("tao:compare-close", closeCompare);
+}

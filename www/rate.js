@@ -1,0 +1,85 @@
+//! Runs as training data (seed 000: ReAct trajectories as data to learn from). Every run that ends
+//! on the page this visit is kept (`keepRun` in `app.js`: single runs, forks, compare columns,
+//! imports); the run shown can be rated good or bad, and **Export JSONL** writes all of them, one
+//! JSON object a line, in the schema the README documents: the task, the mode, the model, each
+//! step's prompt messages, reply, action and observation, and a reward — the rating (1 good,
+//! 0 bad), else a score the run has (a compare column's F1 against the gold answer), else null.
+//! The record itself is the wasm's (`trainingRecord`), the same one `tao export-jsonl` writes.
+//!
+//! A rating is kept on the trajectory as `reward`, so Export JSON writes it too and
+//! `tao export-jsonl` reads it back.
+
+import { t } from "./i18n.js";
+import { state, controls, toolsPanel, keepRun, showStatus, showError, messageOf, agentConfig } from "./app.js";
+import { registerPageTools } from "./page-tools.js";
+import { download } from "./files.js";
+
+const bar = () => document.querySelector("[data-rate-bar]");
+
+/** Shows the bar once a run has ended, with the shown run's rating pressed. */
+function refresh() {
+  const box = bar();
+  if (!box) return;
+  const traj = state.lastTrajectory;
+  box.hidden = state.runs.length === 0;
+  // In the compare view each column is scored against the gold answer; a rating is for one run.
+  const rateable = Boolean(traj?.stop) && !state.compare;
+  box.querySelector("[data-rate-group]").hidden = !rateable;
+  for (const button of box.querySelectorAll("[data-rate]")) {
+    button.setAttribute("aria-pressed", String(rateable && traj.reward === Number(button.dataset.rate)));
+  }
+  box.querySelector("[data-runs-count]").textContent = t("runs.count").replace("{n}", String(state.runs.length));
+}
+
+/** Rates the run shown (pressing the pressed button again takes the rating back). */
+function rate(value) {
+  const traj = state.lastTrajectory;
+  if (!traj?.stop) return;
+  keepRun(traj);
+  if (traj.reward === value) delete traj.reward;
+  else traj.reward = value;
+  refresh();
+  showStatus(t(traj.reward === undefined ? "rate.cleared" : value ? "rate.good" : "rate.bad"));
+}
+
+/**
+ * Every kept run as a JSONL line. Each step's prompt is rendered again by an agent with the page's
+ * tools in the run's own format and language (the offline model: it is never called), as the
+ * Prompt view does: a trajectory records what happened, the agent knows how it was shown.
+ */
+async function exportRuns() {
+  if (!state.tao || !state.runs.length) return showStatus(t("status.nothingToExport"));
+  const panel = toolsPanel.settings();
+  const lines = [];
+  for (const { trajectory, extra } of state.runs) {
+    let agent;
+    try {
+      const config = agentConfig({ ...controls.settings(), provider: "scripted" }, panel);
+      agent = new state.tao.Agent({ ...config, format: trajectory.react_format, lang: trajectory.lang });
+      await registerPageTools(agent, panel);
+      const reward = trajectory.reward ?? extra.reward ?? null;
+      lines.push(JSON.stringify(agent.trainingRecord(trajectory, { ...extra, reward })));
+    } catch (e) {
+      return showError(`${t("error.export")} ${messageOf(e)}`);
+    } finally {
+      agent?.free?.();
+    }
+  }
+  download("tao-runs.jsonl", lines.join("\n") + "\n", "application/x-ndjson");
+  showStatus(t("runs.exported").replace("{n}", String(lines.length)));
+}
+
+export function install() {
+  // A trajectory drawn whole (a run's end, an import, a fork's end): keep it if it ended.
+  document.addEventListener("tao:rendered", () => {
+    keepRun(state.lastTrajectory);
+    refresh();
+  });
+  document.addEventListener("tao:lang", () => setTimeout(refresh));
+  for (const button of bar()?.querySelectorAll("[data-rate]") ?? []) {
+    button.addEventListener("click", () => rate(Number(button.dataset.rate)));
+  }
+  bar()?.querySelector('[data-action="export-jsonl"]')?.addEventListener("click", exportRuns);
+}
+
+export { refresh };
