@@ -455,6 +455,14 @@ function drawChart() {
   if (figure.clientWidth > 0) figure.replaceChildren(chartSvg(figure.clientWidth));
 }
 
+/** About how wide `text` is drawn in the chart's font (the SVG is measured before it is shown):
+ * CJK characters take a full em, the rest about half of one. */
+function textWidth(text) {
+  let w = 0;
+  for (const ch of text) w += ch.codePointAt(0) >= 0x2e80 ? 13 : 7.5;
+  return w;
+}
+
 function chartSvg(width) {
   const rows = bench.summarize(current);
   const paper = bench.PAPER_TABLE_1[current.config.dataset];
@@ -476,7 +484,7 @@ function chartSvg(width) {
     root.append(svg("rect", { x: lx, y: 6, width: 12, height: 12, rx: 2, class: `bench-bar-${key}` }));
     const text = svg("text", { x: lx + 16, y: 16, class: "bench-svg-text" }, t(l));
     root.append(text);
-    lx += 24 + 8 * t(l).length;
+    lx += 28 + textWidth(t(l));
   }
   root.append(svg("line", { x1: lx, x2: lx, y1: 5, y2: 19, class: "bench-paper-tick" }));
   root.append(svg("text", { x: lx + 6, y: 16, class: "bench-svg-text" }, t("bench.chart.paper")));

@@ -14,6 +14,8 @@
 //   offline     the scripted model is refused with a way to choose a model
 //   axe         axe-core finds nothing in the panel (results shown, and the dialog open)
 //   screenshots out/benchmark-*.png at 1366×850 and 390×844
+//   FEVER       4 claims in CoT and Standard with the paper's exemplars, in Chinese: label accuracy
+//               as the mock's answers imply, the exemplars sent as the prompt's examples
 
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -242,5 +244,42 @@ describe("benchmark mode", () => {
     await panel(phone).locator(".bench-results").screenshot({ path: path.join(OUT, "benchmark-results-table-390.png") });
     await phone.context().close();
     await page.context().close();
+  });
+
+  it("FEVER: CoT and Standard with the paper's exemplars score label accuracy (page in Chinese)", async () => {
+    // The paper's sample of the 8 fixture claims starts 6, 7, 0, 5 (Random(233).shuffle(range(8))):
+    //   idx  gold              CoT               Standard
+    //   6    REFUTES           NOT ENOUGH INFO   REFUTES
+    //   7    NOT ENOUGH INFO   REFUTES           REFUTES
+    //   0    SUPPORTS          SUPPORTS          SUPPORTS
+    //   5    SUPPORTS          SUPPORTS          SUPPORTS
+    // CoT: 2 of 4 = 50.0 %; Standard: 3 of 4 = 75.0 %.
+    mock.reset();
+    const q = new URLSearchParams({ benchmark: "fever", n: "4", modes: "cot,standard", data: `${mock.url}/react-paper/`, wiki: mock.url, lang: "zh" });
+    q.set("provider", "openai");
+    q.set("base", `${mock.url}/v1`);
+    q.set("model", "paper-bench");
+    const zh = await openPage(env, { query: `?${q}`, viewport: WIDE });
+    const p = panel(zh);
+    await p.waitFor();
+    assert.equal(await p.getByLabel("数据集").inputValue(), "fever");
+    await p.getByRole("checkbox", { name: "论文的少样本示例" }).check();
+    await p.getByRole("button", { name: "开始", exact: true }).click();
+    await waitDone(zh, 8);
+    const table = await summary(zh);
+    assert.equal(table.cot.em, "50.0");
+    assert.equal(table.standard.em, "75.0");
+    assert.equal(table.cot.paper, "56.3");
+    assert.equal(table.standard.paper, "57.1");
+    assert.equal(table.cot.f1, undefined, "FEVER has no F1 column");
+    // The paper's exemplars (the fixture's cotqa_simple3 / webqa_simple3) were the examples shown.
+    const prompts = JSON.parse(fs.readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), "../fixtures/react-paper/prompts_fever.json"), "utf8"));
+    const systems = mock.log.filter((r) => r.json?.messages).map((r) => r.json.messages[0].content);
+    assert.equal(systems.length, 8);
+    assert.ok(systems.some((text) => text.includes(prompts.cotqa_simple3.trim().slice(0, 200))), "CoT's exemplars");
+    assert.ok(systems.some((text) => text.includes(prompts.webqa_simple3.trim().slice(0, 200))), "Standard's exemplars");
+    await zh.screenshot({ path: path.join(OUT, "benchmark-fever-1366-zh.png"), fullPage: true });
+    assertClean(zh);
+    await zh.context().close();
   });
 });
