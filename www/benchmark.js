@@ -19,10 +19,11 @@
 //! to download a file.
 
 import { state, agentConfig, controls, toolsPanel, messageOf } from "./app.js";
+import { MODES, FORMAT, answerOf } from "./modes.js";
+import { modelLabel as label } from "./run.js";
 
-/** The paper's modes, in its Table 1's order of discussion, and the prompt format of each. */
-export const MODES = ["react", "act", "cot", "standard"];
-export const FORMAT = { react: "paper", act: "act", cot: "cot", standard: "standard" };
+export { MODES, FORMAT, answerOf };
+export { download } from "./files.js";
 
 /** Where the paper's repository keeps its data (raw files, served with CORS). */
 export const DEFAULT_DATA_URL = "https://raw.githubusercontent.com/ysymyth/ReAct/master/data/";
@@ -161,9 +162,7 @@ export async function prepare(config, file = null, signal) {
 }
 
 /** The model the Model panel has chosen, as a label ("openai:gpt-4o-mini"). */
-export function modelLabel(settings = controls.settings()) {
-  return `${settings.provider}:${settings.model || state.providers.get(settings.provider)?.model || ""}`;
-}
+export const modelLabel = (settings = controls.settings()) => label(settings);
 
 // ----- the queue -------------------------------------------------------------------------------
 
@@ -202,11 +201,6 @@ export function jobConfig(bench, mode, settings = controls.settings()) {
   const config = { ...base, lang: "en", format: FORMAT[mode], tools: ["search", "lookup"] };
   if (bench.exemplars?.[mode]) config.exemplars = bench.exemplars[mode];
   return config;
-}
-
-/** The final answer of a trajectory, or null when it ended without one. */
-export function answerOf(traj) {
-  return traj?.steps?.findLast?.((s) => s.answer !== null && s.answer !== undefined)?.answer ?? traj?.answer ?? null;
 }
 
 /**
@@ -407,16 +401,4 @@ function trainingRecord(bench, mode, traj, extra) {
   } finally {
     agent.free?.();
   }
-}
-
-/** Offers `text` as a file download named `name`. */
-export function download(name, text, type) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }

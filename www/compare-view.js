@@ -20,19 +20,12 @@ import { registerPageTools } from "./page-tools.js";
 import { offlineMismatch } from "./offline.js";
 import { announce } from "./announce.js";
 import { modelLabel } from "./run.js";
+import { MODES, FORMAT, answerOf } from "./modes.js";
 
-/** The paper's modes, in its order, and the prompt format each runs in. */
-export const MODES = ["react", "act", "cot", "standard"];
-const FORMAT = { react: "paper", act: "act", cot: "cot", standard: "standard" };
 /** A column's counters, in the order shown (labels shared with the stats bar). */
 const COUNTERS = ["steps", "n_calls", "n_badcalls", "tokens", "elapsed"];
 
 let ids = 0;
-
-/** The final answer of a trajectory, or null. */
-function answerOf(traj) {
-  return traj?.steps?.findLast((s) => s.answer !== null && s.answer !== undefined)?.answer ?? traj?.answer ?? null;
-}
 
 export class TaoCompare extends HTMLElement {
   #built = false;
