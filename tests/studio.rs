@@ -8,10 +8,11 @@ use tao_agent::host::{block_on, LocalBoxFuture, NativeHost};
 use tao_agent::llm::{Message, Model, OnDelta, Reply, Request};
 use tao_agent::{scenarios, settings, Agent, Config, Error, StopReason, Trajectory};
 
-/// A model that records every request it is sent, and lets another model answer.
-struct Recording {
-    inner: Box<dyn Model>,
-    sent: Rc<RefCell<Vec<Vec<Message>>>>,
+/// A model that records every request it is sent, and lets another model answer (also used
+/// by `training.rs`).
+pub(crate) struct Recording {
+    pub(crate) inner: Box<dyn Model>,
+    pub(crate) sent: Rc<RefCell<Vec<Vec<Message>>>>,
 }
 
 impl Model for Recording {

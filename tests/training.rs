@@ -5,30 +5,10 @@ use serde_json::{json, Map, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 use tao_agent::format::{Format, Lang};
-use tao_agent::host::{block_on, LocalBoxFuture, NativeHost};
-use tao_agent::llm::{Message, Model, OnDelta, Reply, Request};
+use tao_agent::host::{block_on, NativeHost};
+use crate::studio::Recording;
 use tao_agent::training::record;
-use tao_agent::{scenarios, settings, Agent, Config, Error, Trajectory};
-
-/// A model that keeps every request it is sent, and lets the scenario's model answer.
-struct Recording {
-    inner: Box<dyn Model>,
-    sent: Rc<RefCell<Vec<Vec<Message>>>>,
-}
-
-impl Model for Recording {
-    fn name(&self) -> String {
-        self.inner.name()
-    }
-    fn complete<'a>(
-        &'a self,
-        request: Request<'a>,
-        on_delta: OnDelta<'a>,
-    ) -> LocalBoxFuture<'a, Result<Reply, Error>> {
-        self.sent.borrow_mut().push(request.messages.to_vec());
-        self.inner.complete(request, on_delta)
-    }
-}
+use tao_agent::{scenarios, settings, Agent, Config, Trajectory};
 
 /// The offline agent of scenario `name` in `format`, and the run it makes: its trajectory, and
 /// the messages of each request its model was sent (as JSON).
