@@ -32,8 +32,12 @@
 //! event as a bubbling, composed `CustomEvent` named `tao-<type>` with the event as `detail`
 //! (`tao-step`, `tao-thought`, `tao-action`, `tao-observation`, `tao-answer`, `tao-stopped`, …),
 //! then `tao-done` with the trajectory; `tao-error` when a run cannot start.
+//!
+//! The scenarios and the pages of the offline `search` are not in the wasm: the element fetches
+//! them (`data/` beside this module) only when it needs them, for a `scenario` or for `search` /
+//! `lookup` without a `wiki`; `fetchOfflineData()` does the same for a page that uses `Agent`.
 
-import init, { Agent, scenarios } from "./tao_agent.js";
+import init, { Agent, scenarios, loadOfflineData } from "./tao_agent.js";
 import { setLang } from "./i18n.js";
 
 /** The element's own words; the cards' words come from the demo page's `i18n.js`. */
@@ -73,6 +77,32 @@ let loading = null;
 function load() {
   loading ??= init({ module_or_path: new URL("./tao_agent_bg.wasm", import.meta.url) });
   return loading;
+}
+
+let offline = null;
+/**
+ * Loads the offline data once for the whole page: fetches `data/scenarios.json` and
+ * `data/knowledge.json` beside this module while the wasm loads, then installs them in the core.
+ * A failed fetch is tried again at the next call.
+ */
+export function fetchOfflineData() {
+  const text = async (name) => {
+    const url = new URL(`./data/${name}.json`, import.meta.url);
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`could not load the offline data from ${url}: HTTP ${response.status}`);
+    return response.text();
+  };
+  offline ??= Promise.all([load(), text("scenarios"), text("knowledge")]).then(([, scenarios, knowledge]) =>
+    loadOfflineData({ scenarios, knowledge }),
+  );
+  offline.catch(() => (offline = null));
+  return offline;
+}
+
+/** Whether a run with `config` reads the offline data: a scenario, or the offline `search`/`lookup`. */
+function needsOfflineData(config) {
+  const offlineSearch = !config.wiki && (config.tools ?? []).some((t) => t === "search" || t === "lookup");
+  return Boolean(config.scenario) || offlineSearch;
 }
 
 /** HTMLElement, or a plain class where there is no DOM (Node): importing the package there works. */
@@ -118,7 +148,8 @@ export class TaoAgent extends ElementBase {
     this.#words();
     if (this.#ready) return;
     this.#status(this.#say("loading"));
-    this.#ready = load().then(
+    // A scenario's task fills the box at once, so its data comes with the wasm.
+    this.#ready = (this.getAttribute("scenario") ? fetchOfflineData() : load()).then(
       () => {
         this.#status(this.#say("ready"));
         this.#fillTask();
@@ -134,10 +165,12 @@ export class TaoAgent extends ElementBase {
 
   attributeChangedCallback(name) {
     if (name === "lang") this.#words();
-    if (!this.#touched && loading) this.#fillTask();
+    if (this.#touched || !loading) return;
+    if (name === "scenario" && this.getAttribute("scenario")) fetchOfflineData().then(() => this.#fillTask(), () => {});
+    else this.#fillTask();
   }
 
-  /** Resolves once the wasm core is loaded (rejects if it cannot be). */
+  /** Resolves once the wasm core (and, for a `scenario`, the offline data) is loaded; rejects if it cannot be. */
   get ready() {
     return this.#ready ?? load();
   }
@@ -235,6 +268,11 @@ export class TaoAgent extends ElementBase {
    */
   async run(task) {
     await this.ready;
+    try {
+      if (needsOfflineData(this.config())) await fetchOfflineData();
+    } catch (e) {
+      throw this.#fail(e);
+    }
     if (this.#running) return this.#trajectory;
     const box = this.#part("task");
     if (typeof task === "string") box.value = task;

@@ -31,8 +31,20 @@ export declare class Agent {
   free(): void;
 }
 
-/** The built-in offline scenarios, in `lang` ("en" by default). */
+/** The offline scenarios loaded (none before `fetchOfflineData` or `loadOfflineData`), in `lang` ("en" by default). */
 export declare function scenarios(lang?: "en" | "zh"): ScenarioInfo[];
+/**
+ * Loads the offline data the wasm does not carry, given as the text of the package's
+ * `data/scenarios.json` and `data/knowledge.json` (in Node: read from the disk). Needed before an
+ * `Agent` with a `scenario`, or with the built-in `search`/`lookup` and no `wiki`.
+ * Throws an Error (`kind: "config"`) on a malformed file.
+ */
+export declare function loadOfflineData(data: OfflineData): void;
+/**
+ * Fetches the package's `data/scenarios.json` and `data/knowledge.json` (once; also loads the
+ * wasm) and loads them with `loadOfflineData`. `<tao-agent>` calls it itself when a run needs them.
+ */
+export declare function fetchOfflineData(): Promise<void>;
 /** The providers over HTTP, with their default base URLs and example models. */
 export declare function providers(): ProviderInfo[];
 /** The tools built into the core: "search", "lookup", "calculator", "search_docs". */
@@ -88,7 +100,7 @@ export declare class TaoAgent extends HTMLElement {
   options: Partial<AgentOptions>;
   /** The last finished run's trajectory, or null. */
   readonly trajectory: Trajectory | null;
-  /** Resolves once the wasm is loaded. */
+  /** Resolves once the wasm (and, for a `scenario`, the offline data) is loaded. */
   readonly ready: Promise<void>;
   /** Adds a JS tool for the next runs (as `Agent.registerTool`); name it in the `tools` attribute. */
   registerTool<I = any>(spec: ToolSpecInit, fn: (input: I) => ToolResult | Promise<ToolResult>): void;

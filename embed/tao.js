@@ -6,13 +6,14 @@
 //!   themselves (`handleEvent(ev)` while a run streams, `render(trajectory)` when it ends).
 //!
 //! The classes are exported too: `customElements.define("my-agent", class extends TaoAgent {})`
-//! registers the element under another name as well.
+//! registers the element under another name as well. So is `fetchOfflineData()`, which loads
+//! the scenarios and the offline `search`'s pages (not in the wasm) for a page that uses `Agent`.
 
 export * from "./tao_agent.js";
 export { default, default as init } from "./tao_agent.js";
-import { TaoAgent } from "./tao-agent.js";
+import { TaoAgent, fetchOfflineData } from "./tao-agent.js";
 import { TaoTrajectory } from "./trajectory.js";
-export { TaoAgent, TaoTrajectory };
+export { TaoAgent, TaoTrajectory, fetchOfflineData };
 
 if (typeof customElements !== "undefined") {
   if (!customElements.get("tao-trajectory")) customElements.define("tao-trajectory", TaoTrajectory);

@@ -4,7 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install.sh build
-cargo build --release --lib --target wasm32-unknown-unknown
+# Without the `bundled-data` feature: the scenarios and the offline search's pages are not
+# compiled in, but written beside the wasm as two files that the page fetches and installs
+# (`loadOfflineData`), so a page with its own model and tools never downloads them.
+cargo build --release --lib --target wasm32-unknown-unknown --no-default-features
 wasm-bindgen --target web --out-dir pkg target/wasm32-unknown-unknown/release/tao_agent.wasm
 # --converge repeats -Oz while it still shrinks the module; the producers and target-features
 # sections are metadata no browser reads. (Measured: -0.5 KB gzip over plain -Oz.)
@@ -13,4 +16,12 @@ node_modules/.bin/wasm-opt -Oz --converge --strip-producers --strip-target-featu
 # The wasm-tool sandbox and the example tools: a separate module, fetched by the page only
 # when the first wasm tool is registered (so the core above does not carry wasmi).
 scripts/build-sandbox.sh
+# The offline data: every scenario as one JSON array, in the menu order of src/scenarios.rs's
+# FILES (read from there, so the two cannot disagree), and the knowledge pages; both minified.
+mkdir -p pkg/data
+node -e 'const fs = require("fs"); const [out, ...files] = process.argv.slice(1);
+  const read = (f) => JSON.parse(fs.readFileSync(f, "utf8"));
+  fs.writeFileSync(out + "/scenarios.json", JSON.stringify(files.map(read)));
+  fs.writeFileSync(out + "/knowledge.json", JSON.stringify(read("data/knowledge.json")));' \
+  pkg/data $(sed -n '/^const FILES/,/^];/p' src/scenarios.rs | grep -o 'data/scenarios/[a-z0-9-]*\.json')
 scripts/size.sh

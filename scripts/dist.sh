@@ -7,6 +7,8 @@
 #   trajectory.js, i18n.js    what the element draws with (the demo page's own modules)
 #   chart.js, picture.js      a tool's chart, drawn in its observation (loaded with the first one)
 #   wasm-tool.js, sandbox*.js, tao_sandbox*   sandboxed wasm tools, loaded only when one is made
+#   data/scenarios.json, data/knowledge.json  the offline data (the scenarios, the offline
+#                             search's pages), not in the wasm: loaded only when a run needs it
 #   package.json, README.md
 #
 # Everything is copied from pkg/ (scripts/build.sh), www/ and embed/, so the page and the
@@ -19,6 +21,7 @@ version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 rm -rf dist
 mkdir -p dist
 cp pkg/tao_agent.js pkg/tao_agent_bg.wasm pkg/tao_sandbox.js pkg/tao_sandbox_bg.wasm dist/
+cp -r pkg/data dist/data
 cp embed/tao.js embed/tao-agent.js www/trajectory.js www/i18n.js www/chart.js www/picture.js www/wasm-tool.js www/sandbox.js dist/
 sed 's#"\.\./pkg/tao_sandbox\.js"#"./tao_sandbox.js"#' www/sandbox-worker.js > dist/sandbox-worker.js
 grep -q '"./tao_sandbox.js"' dist/sandbox-worker.js || { echo "dist: sandbox-worker.js path not rewritten" >&2; exit 1; }
@@ -39,13 +42,14 @@ cat > dist/package.json <<JSON
     "./tao-agent.css": "./tao-agent.css",
     "./tao_agent_bg.wasm": "./tao_agent_bg.wasm",
     "./wasm-tool": "./wasm-tool.js",
+    "./data/*": "./data/*",
     "./package.json": "./package.json"
   },
   "sideEffects": ["./tao.js"],
   "files": [
     "tao.js", "tao.d.ts", "tao_agent.js", "tao_agent_bg.wasm", "tao-agent.js", "tao-agent.css",
     "trajectory.js", "i18n.js", "chart.js", "picture.js", "wasm-tool.js", "sandbox.js", "sandbox-worker.js",
-    "tao_sandbox.js", "tao_sandbox_bg.wasm", "README.md"
+    "tao_sandbox.js", "tao_sandbox_bg.wasm", "data/scenarios.json", "data/knowledge.json", "README.md"
   ]
 }
 JSON
@@ -58,3 +62,5 @@ for f in tao.js tao_agent.js tao_agent_bg.wasm tao-agent.js tao-agent.css trajec
   printf '  %-22s %8d bytes gzip\n' "$f" "$size"
 done
 printf '  %-22s %8d bytes gzip (what a page with <tao-agent> loads)\n' "total" "$total"
+data=$(( $(gzip -9c dist/data/scenarios.json | wc -c) + $(gzip -9c dist/data/knowledge.json | wc -c) ))
+printf '  %-22s %8d bytes gzip (more, for a scenario or the offline search)\n' "data/*.json" "$data"

@@ -24,13 +24,17 @@
 # experiments: the act, cot and standard formats with their English and Chinese prompts and the
 # paper's exemplars (+3.0 KB), EM/F1 and FEVER scoring, the self-consistency vote, the paper's
 # seed-233 sample and trajectories as training records (+4.6 KB wasm, +0.6 KB glue):
-# 193,498 -> 201,726 B. The ceiling is today's size plus a little headroom, so a regression fails the
+# 193,498 -> 201,726 B. Goal and ceiling came down by 13 and 12.5 KiB when the offline data moved out of
+# the core: the 13 scenario documents and the offline search's knowledge pages are no longer
+# compiled into the shipped wasm (the `bundled-data` feature is off there) but written beside it
+# (pkg/data/scenarios.json, pkg/data/knowledge.json: 15.1 KB gzip, fetched only by pages that
+# play scenarios or search offline): 201,768 -> 188,902 B (-12,866 B). The ceiling is today's size plus a little headroom, so a regression fails the
 # build long before it reaches the goal; lower it as size work lands (and raise it only with a
 # reason in the commit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-GOAL_GZIP=$((199 * 1024))
-CEILING_GZIP=$((198 * 1024))
+GOAL_GZIP=$((186 * 1024))
+CEILING_GZIP=$((185 * 1024 + 512))
 gz() { gzip -9 -c "$1" | wc -c; }
 wasm=pkg/tao_agent_bg.wasm glue=pkg/tao_agent.js
 core=$(( $(gz "$wasm") + $(gz "$glue") ))
@@ -38,9 +42,13 @@ printf '%-28s %9s %9s\n' file raw gzip
 for f in "$wasm" "$glue"; do printf '%-28s %9d %9d\n' "$f" "$(wc -c <"$f")" "$(gz "$f")"; done
 page=0
 for f in index.html www/*.js www/*.css; do [ -f "$f" ] && page=$((page + $(gz "$f"))); done
+# The offline data the demo page fetches at start (not in the core: see above).
+data=0
+for f in pkg/data/*.json; do [ -f "$f" ] && data=$((data + $(gz "$f"))); done
 printf '%-28s %9s %9d\n' "core wasm + glue" "" "$core"
 printf '%-28s %9s %9d\n' "page (html, www/)" "" "$page"
-printf '%-28s %9s %9d\n' "everything the page loads" "" "$((core + page))"
+printf '%-28s %9s %9d\n' "offline data (pkg/data/)" "" "$data"
+printf '%-28s %9s %9d\n' "everything the page loads" "" "$((core + page + data))"
 if [ "$core" -gt "$GOAL_GZIP" ]; then
   echo "size: core wasm + glue is $core bytes gzip, over the goal of $GOAL_GZIP" >&2
   exit 1

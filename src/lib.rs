@@ -16,7 +16,8 @@
 //! - [`tools`]: the tool registry, input checking against each tool's JSON Schema, and the
 //!   built-in tools: calculator, offline search/lookup, search/lookup over the live MediaWiki
 //!   API, and `search_docs` over the pages of the site tao is embedded in.
-//! - [`scenarios`]: built-in offline demos from the seed articles.
+//! - [`scenarios`]: built-in offline demos from the seed articles (compiled in natively; the
+//!   shipped wasm loads them, and the offline search's pages, at run time).
 //! - [`eval`]: scoring answers as the paper did (HotpotQA EM/F1, FEVER accuracy), its CoT-SC
 //!   vote, and its sample of 500 questions (Python's `Random(233).shuffle`, reproduced).
 //! - [`training`]: trajectories as training data: one JSON record per run, each step's prompt.

@@ -8,13 +8,24 @@
 //! For the compare view, a scenario may also give its short `gold` answer (to score each mode
 //! by exact match and F1) and a policy per mode of the paper (`modes`: `act`, `cot`,
 //! `standard`), each showing how that mode goes wrong; ReAct's is the main `policy`.
+//!
+//! Where they come from: the CLI and the tests compile the files in (the `bundled-data`
+//! feature, on by default). The shipped wasm leaves them out, since a page that embeds tao with
+//! its own model and tools never plays them (10 KB gzip); the page that does fetches them as one
+//! bundle (`pkg/data/scenarios.json`, written by scripts/build.sh) and hands it to [`install`].
+//! Everything reads the list through [`all`] and [`get`], which serve what is loaded.
 
 use crate::error::Error;
 use crate::format::{Format, Lang};
 use crate::json::{invalid_type, FromJson, Object};
 use crate::llm::scripted::{Rule, Text};
 use serde_json::Value;
+use std::cell::RefCell;
+use std::rc::Rc;
 
+/// The scenario files, in menu order (scripts/build.sh reads this list to write the bundle in
+/// the same order).
+#[cfg(feature = "bundled-data")]
 const FILES: &[&str] = &[
     include_str!("../data/scenarios/apple-ceo.json"),
     include_str!("../data/scenarios/einstein.json"),
@@ -30,6 +41,26 @@ const FILES: &[&str] = &[
     include_str!("../data/scenarios/hallucination.json"),
     include_str!("../data/scenarios/html-injection.json"),
 ];
+
+thread_local! {
+    /// The scenarios loaded, in menu order: the compiled-in ones (or none) until [`install`]
+    /// replaces them. A browser tab has one thread, so this is the page's one list; natively,
+    /// each test's thread starts from the compiled-in list.
+    static LOADED: RefCell<Rc<[Scenario]>> = RefCell::new(bundled());
+}
+
+/// The compiled-in scenarios (the files are checked by a test, so none is skipped in practice).
+#[cfg(feature = "bundled-data")]
+fn bundled() -> Rc<[Scenario]> {
+    let documents = FILES.iter().filter_map(|f| serde_json::from_str(f).ok());
+    documents.filter_map(|d: Value| read(&d).ok()).collect()
+}
+
+/// None compiled in: the page installs them.
+#[cfg(not(feature = "bundled-data"))]
+fn bundled() -> Rc<[Scenario]> {
+    Rc::from([])
+}
 
 /// A built-in scenario.
 #[derive(Clone, Debug)]
@@ -69,16 +100,38 @@ pub struct Scenario {
 /// The modes a scenario's `modes` may give a policy for.
 const MODES: [Format; 3] = [Format::Act, Format::Cot, Format::Standard];
 
-/// All built-in scenarios, in menu order.
+/// All the scenarios loaded, in menu order (none in the wasm before [`install`]).
 pub fn all() -> Vec<Scenario> {
-    // The files are compiled in and checked by a test, so none is skipped in practice.
-    FILES.iter().filter_map(|f| read(f).ok()).collect()
+    LOADED.with(|loaded| loaded.borrow().to_vec())
 }
 
-/// Reads a scenario file (see `crate::json` for why this is not derived).
-fn read(file: &str) -> Result<Scenario, String> {
-    let value: Value = serde_json::from_str(file).map_err(|e| e.to_string())?;
-    let o = Object::new(&value, "struct Scenario")?;
+/// Loads the scenarios of `bundle`, a JSON array of scenario documents in menu order (what
+/// scripts/build.sh writes to `pkg/data/scenarios.json`); they replace the ones loaded before.
+/// A bundle with any invalid document loads nothing and says which document is wrong.
+pub fn install(bundle: &str) -> Result<(), Error> {
+    let value: Value = serde_json::from_str(bundle)
+        .map_err(|e| Error::config(format!("the scenarios are not valid JSON: {e}")))?;
+    let Value::Array(documents) = value else {
+        return Err(Error::config(
+            "the scenarios must be a JSON array of scenario documents (data/scenarios.json)",
+        ));
+    };
+    let mut scenarios = Vec::with_capacity(documents.len());
+    for (i, document) in documents.iter().enumerate() {
+        let scenario = read(document).map_err(|e| {
+            let name = document.get("name").and_then(Value::as_str);
+            let name = name.map(|n| format!(" (\"{n}\")")).unwrap_or_default();
+            Error::config(format!("scenario {}{name} is invalid: {e}", i + 1))
+        })?;
+        scenarios.push(scenario);
+    }
+    LOADED.with(|loaded| *loaded.borrow_mut() = scenarios.into());
+    Ok(())
+}
+
+/// Reads a scenario document (see `crate::json` for why this is not derived).
+fn read(value: &Value) -> Result<Scenario, String> {
+    let o = Object::new(value, "struct Scenario")?;
     Ok(Scenario {
         name: o.required("name")?,
         title: o.required("title")?,
@@ -124,16 +177,28 @@ impl Scenario {
     }
 }
 
-/// The scenario called `name`, or an error listing the valid names.
+/// The scenario called `name`, or an error listing the valid names (or, when none is loaded,
+/// saying how to load them).
 pub fn get(name: &str) -> Result<Scenario, Error> {
-    let all = all();
-    let names: Vec<String> = all.iter().map(|s| s.name.clone()).collect();
-    all.into_iter().find(|s| s.name == name).ok_or_else(|| {
-        Error::config(format!(
-            "unknown scenario \"{name}\"; the built-in scenarios are: {}",
-            names.join(", ")
-        ))
+    LOADED.with(|loaded| {
+        let loaded = loaded.borrow();
+        let found = loaded.iter().find(|s| s.name == name);
+        found.cloned().ok_or_else(|| unknown(name, &loaded))
     })
+}
+
+/// The error for a name that is not among the `loaded` scenarios.
+fn unknown(name: &str, loaded: &[Scenario]) -> Error {
+    if loaded.is_empty() {
+        return Error::config(format!(
+            "unknown scenario \"{name}\": the offline scenarios are not loaded; call loadOfflineData({{scenarios}}) with the text of data/scenarios.json (beside the wasm) first"
+        ));
+    }
+    let names: Vec<&str> = loaded.iter().map(|s| s.name.as_str()).collect();
+    Error::config(format!(
+        "unknown scenario \"{name}\"; the built-in scenarios are: {}",
+        names.join(", ")
+    ))
 }
 
 impl Scenario {
@@ -157,13 +222,85 @@ impl Scenario {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
+    #[cfg(feature = "bundled-data")]
     fn every_file_is_a_valid_scenario() {
-        assert_eq!(super::all().len(), super::FILES.len());
-        for file in super::FILES {
-            if let Err(e) = super::read(file) {
+        assert_eq!(all().len(), FILES.len());
+        for file in FILES {
+            let value = serde_json::from_str(file).map_err(|e| e.to_string());
+            if let Err(e) = value.and_then(|v| read(&v)) {
                 panic!("invalid scenario file: {e}\n{file}");
             }
+        }
+    }
+
+    /// A bundle as scripts/build.sh writes it: the documents in a JSON array.
+    fn bundle(files: &[&str]) -> String {
+        format!("[{}]", files.join(","))
+    }
+
+    const WATER: &str = include_str!("../data/scenarios/water.json");
+    const UNITS: &str = include_str!("../data/scenarios/units.json");
+
+    #[test]
+    fn an_installed_bundle_is_what_is_listed_and_found() {
+        // Before: the compiled-in scenarios, or (in the shipped wasm's build) none, with an
+        // error that says how to load them rather than listing nothing.
+        if cfg!(feature = "bundled-data") {
+            assert_eq!(get("apple-ceo").unwrap().name, "apple-ceo");
+        } else {
+            assert!(all().is_empty());
+            assert_eq!(
+                get("apple-ceo").unwrap_err().message,
+                "unknown scenario \"apple-ceo\": the offline scenarios are not loaded; call loadOfflineData({scenarios}) with the text of data/scenarios.json (beside the wasm) first"
+            );
+        }
+        install(&bundle(&[WATER, UNITS])).unwrap();
+        let names: Vec<String> = all().into_iter().map(|s| s.name).collect();
+        assert_eq!(
+            names,
+            ["water", "units"],
+            "the bundle's order is the menu's"
+        );
+        assert_eq!(get("units").unwrap().tools, ["units"]);
+        assert_eq!(
+            get("apple-ceo").unwrap_err().message,
+            "unknown scenario \"apple-ceo\"; the built-in scenarios are: water, units"
+        );
+    }
+
+    #[test]
+    fn a_name_asked_for_before_loading_says_how_to_load_them() {
+        let error = unknown("apple-ceo", &[]);
+        assert_eq!(error.kind, crate::error::ErrorKind::Config);
+        assert!(
+            error.message.starts_with("unknown scenario \"apple-ceo\": the offline scenarios are not loaded; call loadOfflineData("),
+            "{}",
+            error.message
+        );
+    }
+
+    #[test]
+    fn a_bad_bundle_loads_nothing_and_names_the_bad_document() {
+        install(&bundle(&[WATER])).unwrap();
+        let cases = [
+            ("[", "the scenarios are not valid JSON: "),
+            (
+                r#"{"water": {}}"#,
+                "the scenarios must be a JSON array of scenario documents",
+            ),
+            (
+                &bundle(&[UNITS, r#"{"name": "half", "title": "Half"}"#]),
+                "scenario 2 (\"half\") is invalid: ",
+            ),
+        ];
+        for (bad, expected) in cases {
+            let message = install(bad).unwrap_err().message;
+            assert!(message.starts_with(expected), "{bad}: {message}");
+            let names: Vec<String> = all().into_iter().map(|s| s.name).collect();
+            assert_eq!(names, ["water"], "{bad} left the list as it was");
         }
     }
 }

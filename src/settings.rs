@@ -22,6 +22,7 @@ use crate::llm::scripted::{Policy, Scripted};
 use crate::llm::Model;
 use crate::scenarios::{self, Scenario};
 use crate::tools::docs::{self, Doc};
+use crate::tools::knowledge;
 use crate::tools::wikipedia::{self, Wiki};
 use crate::tools::{Registry, Tool};
 use serde_json::{Map, Value};
@@ -281,6 +282,14 @@ impl Settings {
             .filter(|name| !is_host_tool(name) && name.as_str() != "search_docs")
             .cloned()
             .collect();
+        // Without a wiki, `search` and `lookup` read the offline pages, which the shipped wasm
+        // does not carry: a run that needs them before they are loaded is a setting to fix.
+        let offline = |name: &String| name == "search" || name == "lookup";
+        if self.wiki.is_none() && builtin.iter().any(offline) && !knowledge::loaded() {
+            return Err(Error::config(
+                "the offline search and lookup have no pages: call loadOfflineData({knowledge}) with the text of data/knowledge.json (beside the wasm) first, or set wiki to read a live wiki",
+            ));
+        }
         let lang = self.config.lang;
         let mut tools: Registry = crate::tools::builtin(&builtin, lang.name())?;
         if names.iter().any(|n| n == "search_docs") && !is_host_tool("search_docs") {

@@ -378,6 +378,59 @@ fn scenario_answers_are_right() {
     assert!(hallucination.answer().unwrap().contains("Mobile, Alabama"));
 }
 
+/// The shipped wasm carries no offline data (built without `bundled-data`): until the page
+/// loads it, a scenario or the offline `search` is a setting to fix, and the message says how,
+/// rather than an empty menu or a search that finds nothing. Once loaded, the scenario plays.
+#[test]
+fn without_the_offline_data_a_run_says_how_to_load_it() {
+    use tao_agent::settings::{Parts, Settings};
+    use tao_agent::tools::knowledge;
+    // What the wasm starts with: nothing loaded (natively, in this test's thread only).
+    scenarios::install("[]").unwrap();
+    knowledge::install(r#"{"pages": []}"#).unwrap();
+    let agent = |settings: serde_json::Value| {
+        Settings::from_json(&settings)?.agent(Parts {
+            host: Rc::new(NativeHost::default()),
+            transport: None,
+            tools: Vec::new(),
+            model: None,
+        })
+    };
+    let message = |settings| agent(settings).err().map(|e| e.message).unwrap_or_default();
+    assert_eq!(
+        message(json!({"scenario": "apple-ceo"})),
+        "unknown scenario \"apple-ceo\": the offline scenarios are not loaded; call loadOfflineData({scenarios}) with the text of data/scenarios.json (beside the wasm) first"
+    );
+    let replies = ["Thought: done\nFinal Answer: 42"];
+    assert_eq!(
+        message(json!({"tools": ["calculator", "search"], "replies": replies})),
+        "the offline search and lookup have no pages: call loadOfflineData({knowledge}) with the text of data/knowledge.json (beside the wasm) first, or set wiki to read a live wiki"
+    );
+    // A live wiki needs no pages (here it needs a network instead), nor do other tools.
+    let wiki = message(json!({"tools": ["search", "lookup"], "wiki": "en", "replies": replies}));
+    assert!(wiki.starts_with("wiki needs the network"), "{wiki}");
+    assert!(agent(json!({"tools": ["calculator"], "replies": replies})).is_ok());
+
+    // Loaded as the page loads them: every scenario in one array, and the knowledge file.
+    let mut files: Vec<_> = std::fs::read_dir("data/scenarios")
+        .unwrap()
+        .map(|f| f.unwrap().path())
+        .collect();
+    files.sort();
+    let documents: Vec<String> = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    scenarios::install(&format!("[{}]", documents.join(","))).unwrap();
+    knowledge::install(&std::fs::read_to_string("data/knowledge.json").unwrap()).unwrap();
+    let run = agent(json!({"scenario": "apple-ceo"})).unwrap();
+    let t = block_on(run.run(
+        "What is the hometown of the current CEO of Apple Inc.?",
+        &mut |_| {},
+    ));
+    assert_eq!(t.answer(), Some("Mobile, Alabama"));
+}
+
 /// Offline, the scripted model plays native tool calling too: in the `tools` format its
 /// scripted actions arrive as tool calls, the prompt carries `tool` messages, and the run ends
 /// with the same answer as in text ReAct.

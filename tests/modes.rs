@@ -386,12 +386,7 @@ fn each_mode_goes_wrong_its_own_way() {
         ("einstein", Format::Cot, "Munich", 1),
         ("einstein", Format::Standard, "Germany", 1),
         ("einstein", Format::Act, "Ulm", 4),
-        (
-            "einstein",
-            Format::Paper,
-            "Ulm",
-            3,
-        ),
+        ("einstein", Format::Paper, "Ulm", 3),
     ];
     for (name, format, want, steps) in cases {
         let t = offline(name, format, Lang::En);

@@ -1,12 +1,12 @@
 //! Trajectories as training data: each step's prompt in the record is the one the model was
 //! really sent, and `tao export-jsonl` turns a directory of trajectory files into JSONL.
 
+use crate::studio::Recording;
 use serde_json::{json, Map, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 use tao_agent::format::{Format, Lang};
 use tao_agent::host::{block_on, NativeHost};
-use crate::studio::Recording;
 use tao_agent::training::record;
 use tao_agent::{scenarios, settings, Agent, Config, Trajectory};
 

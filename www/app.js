@@ -37,10 +37,24 @@ export function keepRun(trajectory, extra = {}) {
   if (trajectory?.stop && !state.runs.some((r) => r.trajectory === trajectory)) state.runs.push({ trajectory, extra });
 }
 
-/** Loads the wasm, and reads once what the page builds from it: providers and built-in tools. */
+/**
+ * Loads the wasm, and reads once what the page builds from it: providers and built-in tools.
+ * The scenarios and the offline search's pages are not in the wasm (a page that embeds tao with
+ * its own model never needs them): they are fetched while the wasm loads, and installed before
+ * the page lists the scenarios.
+ */
 export async function loadTao() {
+  const text = async (name) => {
+    const response = await fetch(new URL(`../pkg/data/${name}.json`, import.meta.url));
+    if (!response.ok) throw new Error(`could not load pkg/data/${name}.json: HTTP ${response.status}`);
+    return response.text();
+  };
+  const data = Promise.all([text("scenarios"), text("knowledge")]);
+  data.catch(() => {}); // reported below, once the wasm has loaded
   const mod = await import("../pkg/tao_agent.js");
   await mod.default();
+  const [scenarios, knowledge] = await data;
+  mod.loadOfflineData({ scenarios, knowledge });
   state.providers = new Map(Array.from(mod.providers(), (p) => [p.name, p]));
   state.builtinTools = Array.from(mod.builtinTools());
   state.tao = mod;

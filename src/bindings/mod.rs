@@ -3,8 +3,10 @@
 //! browser as the loop's host ([`host`]). The TypeScript declarations are in `types.d.ts`.
 //!
 //! ```js
-//! import init, { Agent, scenarios } from "./pkg/tao_agent.js";
+//! import init, { Agent, loadOfflineData } from "./pkg/tao_agent.js";
 //! await init();
+//! const text = (name) => fetch(`./pkg/data/${name}.json`).then((r) => r.text());
+//! loadOfflineData({ scenarios: await text("scenarios"), knowledge: await text("knowledge") });
 //! const agent = new Agent({ scenario: "apple-ceo", delayMs: 30 });
 //! agent.registerTool({ name: "docs", description: "Searches our docs" }, async (q) => "...");
 //! const trajectory = await agent.run("What is ...?", { onEvent: (e) => console.log(e), signal });
@@ -30,6 +32,7 @@ use crate::llm::http::HttpModel;
 use crate::scenarios;
 use crate::settings::{BUILTIN_TOOLS, PROVIDERS};
 use crate::to_json::{JsonWriter, ToJson};
+use crate::tools::knowledge;
 use crate::trajectory::Trajectory;
 pub use agent::JsAgent;
 use fetch::WebTransport;
@@ -75,7 +78,34 @@ pub fn version() -> String {
     env!("CARGO_PKG_VERSION").into()
 }
 
-/// The built-in scenarios, with texts in `lang` ("en" or "zh").
+/// Loads the offline data the shipped wasm leaves out: the texts of `data/scenarios.json` and
+/// `data/knowledge.json` (either may be left out), replacing what was loaded; throws on a bad file.
+#[wasm_bindgen(js_name = loadOfflineData)]
+pub fn load_offline_data(
+    #[wasm_bindgen(unchecked_param_type = "OfflineData")] data: JsValue,
+) -> Result<(), JsValue> {
+    let text = |key: &str| -> Result<Option<String>, JsValue> {
+        match get(&data, key) {
+            v if v.is_undefined() || v.is_null() => Ok(None),
+            v => v.as_string().map(Some).ok_or_else(|| {
+                js_error(&Error::config(format!(
+                    "loadOfflineData: {key} must be the text of data/{key}.json, not {}",
+                    type_of(&v)
+                )))
+            }),
+        }
+    };
+    if let Some(bundle) = text("scenarios")? {
+        scenarios::install(&bundle).map_err(|e| js_error(&e))?;
+    }
+    if let Some(pages) = text("knowledge")? {
+        knowledge::install(&pages).map_err(|e| js_error(&e))?;
+    }
+    Ok(())
+}
+
+/// The offline scenarios loaded (none before `loadOfflineData`), with texts in `lang` ("en" or
+/// "zh").
 #[wasm_bindgen(unchecked_return_type = "ScenarioInfo[]")]
 pub fn scenarios(lang: Option<String>) -> Result<JsValue, JsError> {
     let lang = lang

@@ -7,15 +7,56 @@
 //! student sees the same observations as in the paper). The live Wikipedia version of the same
 //! environment is `wikipedia.rs`, which shares this file's `Browser` (and, with `search_docs`,
 //! the sentence splitter in `crate::text`); this one never touches the network.
+//!
+//! The pages (`data/knowledge.json`) are compiled in for the CLI and the tests (the
+//! `bundled-data` feature). The shipped wasm leaves them out (5 KB gzip that a page with its own
+//! tools never reads); the page that wants them fetches the file and hands it to [`install`].
 
 use super::{FnTool, Tool, ToolError};
+use crate::error::Error;
 use crate::json::{FromJson, Object};
 use crate::text::{fold_case, folded, sentences};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-const KNOWLEDGE_JSON: &str = include_str!("../../data/knowledge.json");
+thread_local! {
+    /// The pages loaded: the compiled-in ones (or none) until [`install`] replaces them, read
+    /// once rather than at every agent (reading them is the costly part of building one).
+    static PAGES: RefCell<Rc<[Page]>> = RefCell::new(bundled());
+}
+
+/// The compiled-in pages (the file is tested, so this never fails in practice).
+#[cfg(feature = "bundled-data")]
+fn bundled() -> Rc<[Page]> {
+    read(include_str!("../../data/knowledge.json")).unwrap_or_else(|_| Rc::from([]))
+}
+
+/// None compiled in: the page installs them.
+#[cfg(not(feature = "bundled-data"))]
+fn bundled() -> Rc<[Page]> {
+    Rc::from([])
+}
+
+/// Loads the pages of `json`, a knowledge file (`{"pages": [{title, aliases, en, zh}, ...]}`,
+/// as `data/knowledge.json`); they replace the ones loaded before. An invalid file loads nothing.
+pub fn install(json: &str) -> Result<(), Error> {
+    let pages =
+        read(json).map_err(|e| Error::config(format!("the knowledge pages are invalid: {e}")))?;
+    PAGES.with(|loaded| *loaded.borrow_mut() = pages);
+    Ok(())
+}
+
+/// Whether there are pages for the offline `search` to read (in the wasm, once installed).
+pub fn loaded() -> bool {
+    PAGES.with(|pages| !pages.borrow().is_empty())
+}
+
+fn read(json: &str) -> Result<Rc<[Page]>, String> {
+    let value: Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    let pages: Vec<Page> = Object::new(&value, "the knowledge base")?.required("pages")?;
+    Ok(pages.into())
+}
 /// How many sentences `search` shows of a page (the paper's `get_page_obs` shows five).
 const SENTENCES_SHOWN: usize = 5;
 
@@ -99,13 +140,9 @@ impl Browser {
 
 /// The two tools, `search` and `lookup`, sharing one browser state. `lang` picks the page text
 /// (`zh` for Chinese, anything else English).
+/// Without pages loaded, every search finds nothing (settings refuse such a run first).
 pub fn tools(lang: &str) -> Vec<Rc<dyn Tool>> {
-    let pages: Rc<Vec<Page>> = Rc::new(
-        serde_json::from_str::<Value>(KNOWLEDGE_JSON)
-            .map_err(|e| e.to_string())
-            .and_then(|k| Object::new(&k, "the knowledge base")?.required("pages"))
-            .unwrap_or_default(), // the file is compiled in and tested; never fails in practice
-    );
+    let pages = PAGES.with(|pages| pages.borrow().clone());
     let chinese = lang == "zh";
     let browser = Rc::new(RefCell::new(Browser::default()));
 
@@ -207,6 +244,44 @@ mod tests {
 
     fn call(tool: &Rc<dyn Tool>, input: &str) -> Result<String, ToolError> {
         block_on(tool.call(&Value::String(input.into()))).map(|output| output.text)
+    }
+
+    /// The tools over the repository's pages, installed as the page installs them (so these
+    /// tests also run without the compiled-in data).
+    fn tools(lang: &str) -> Vec<Rc<dyn Tool>> {
+        install(include_str!("../../data/knowledge.json")).unwrap();
+        super::tools(lang)
+    }
+
+    #[test]
+    fn installed_pages_are_what_search_reads() {
+        if !cfg!(feature = "bundled-data") {
+            assert!(!loaded(), "the shipped build starts without pages");
+        }
+        let page = r#"{"pages": [{"title": "Plink", "aliases": ["plink tool"], "en": "Plink checks links. It is made up.", "zh": "Plink 检查链接。"}]}"#;
+        install(page).unwrap();
+        assert!(loaded());
+        let t = super::tools("en");
+        assert_eq!(
+            call(&t[0], "plink").unwrap(),
+            "Plink checks links. It is made up."
+        );
+        assert_eq!(
+            call(&t[0], "Albert Einstein").unwrap(),
+            r#"Could not find [Albert Einstein]. Similar: ["Plink"]."#
+        );
+        let bad = install(r#"{"pages": [{"title": "no text"}]}"#).unwrap_err();
+        assert!(
+            bad.message.starts_with("the knowledge pages are invalid: "),
+            "{}",
+            bad.message
+        );
+        assert!(
+            call(&super::tools("en")[0], "plink")
+                .unwrap()
+                .starts_with("Plink checks"),
+            "a bad file changes nothing"
+        );
     }
 
     #[test]
