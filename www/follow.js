@@ -23,13 +23,17 @@ export function install() {
   document.addEventListener("tao:trajectory-event", (e) => {
     if (e.detail.type === "step" && e.detail.index === 1) following = true;
   });
-  // Our own scrolls land at the bottom and keep following; the reader's scroll up stops it.
-  // A page shorter than the window cannot be scrolled away from, so it keeps following too.
+  // Our own scrolls land at the bottom and keep following; the reader's scroll up stops it (a
+  // scroll down, such as the browser bringing the Run button into view as it is pressed, does
+  // not). A page shorter than the window cannot be scrolled away from, so it keeps following too.
+  let lastY = window.scrollY;
   window.addEventListener(
     "scroll",
     () => {
       const doc = document.documentElement;
-      following = window.innerHeight + window.scrollY >= doc.scrollHeight - 80;
+      if (window.innerHeight + window.scrollY >= doc.scrollHeight - 80) following = true;
+      else if (window.scrollY < lastY) following = false;
+      lastY = window.scrollY;
     },
     { passive: true },
   );
