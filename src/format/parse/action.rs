@@ -327,7 +327,7 @@ impl Reader<'_> {
 /// of that name is registered.
 pub(super) fn is_finish(name: &str, options: &ParseOptions) -> bool {
     let (kw, _) = marker_parts(options);
-    name.eq_ignore_ascii_case(&kw)
+    name.eq_ignore_ascii_case(kw)
         && (options.style == Style::Paper
             || !options
                 .tools
