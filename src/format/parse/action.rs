@@ -333,7 +333,7 @@ pub(super) fn is_finish(name: &str, options: &ParseOptions) -> bool {
                 .tools
                 .iter()
                 .flatten()
-                .any(|t| t.trim().eq_ignore_ascii_case(&kw)))
+                .any(|t| t.trim().eq_ignore_ascii_case(kw)))
 }
 
 /// The registered spelling of `name`, or the message naming the valid tools.

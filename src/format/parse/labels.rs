@@ -75,7 +75,7 @@ pub(super) fn keywords_for(options: &ParseOptions) -> Keywords {
                     .zip(words.split_whitespace())
                     .all(|(a, b)| b.eq_ignore_ascii_case(a))
         };
-        if !BASE_KEYWORDS.iter().any(|k| same(k)) {
+        if !BASE_KEYWORDS.iter().any(same) {
             marker = words
                 .split_whitespace()
                 .map(str::to_ascii_lowercase)
