@@ -265,12 +265,10 @@ impl JsAgent {
         approve: Option<Function>,
     ) -> Result<Agent, Error> {
         let tools = self.js_tools.borrow();
-        let model = self.model.clone().map(|function| {
-            Box::new(JsModel {
-                function,
-                signal: signal.clone(),
-            }) as Box<dyn Model>
-        });
+        let model = self
+            .model
+            .clone()
+            .map(|function| Box::new(JsModel::new(function, signal.clone())) as Box<dyn Model>);
         self.settings.agent(Parts {
             host: Rc::new(WebHost { approve }),
             transport: Some(Rc::new(WebTransport { signal })),

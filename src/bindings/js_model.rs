@@ -15,11 +15,12 @@
 //! `onDelta` returns `false` and `signal` is aborted, so a well-behaved model stops generating.
 
 use super::{describe, to_js, type_of};
+use crate::chat::{Message, Role};
 use crate::error::Error;
 use crate::host::LocalBoxFuture;
 use crate::llm::{Delta, Model, OnDelta, Reply, Request, ToolCall};
 use crate::trajectory::Usage;
-use js_sys::{Function, Object, Promise, Reflect, JSON};
+use js_sys::{Array, Function, Object, Promise, Reflect, JSON};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -31,19 +32,163 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal};
 
 /// A model given as a JS function `(messages, {stop, tools, signal, onDelta}) => reply`.
+///
+/// One is built per run, and what a call sets up on the JS side is kept for the next call
+/// of the run (a model is called once a step, so per-call set-up was most of a step's cost):
+/// the `onDelta` callback and the `signal`'s controller ([`Channel`]), and the messages as
+/// JS objects ([`Sent`]).
 pub struct JsModel {
     /// The function.
-    pub function: Function,
+    function: Function,
     /// The user's signal (the page's Stop button).
-    pub signal: Option<AbortSignal>,
+    signal: Option<AbortSignal>,
+    channel: RefCell<Option<Channel>>,
+    sent: RefCell<Sent>,
 }
 
-/// Deltas from `onDelta`, waiting for the loop; and who to wake when one arrives.
-#[derive(Default)]
+/// Deltas from `onDelta`, waiting for the loop; who to wake when one arrives (or when the
+/// user aborts); and the controller of the `signal` the function was given.
 struct Inbox {
     deltas: VecDeque<String>,
     waker: Option<Waker>,
     stopped: bool,
+    /// A call is in progress (`onDelta` outside a call is ignored, and answers `false`).
+    open: bool,
+    controller: AbortController,
+}
+
+/// The JS side of the calls of one run: the `onDelta` callback, and the listener that
+/// forwards the user's abort to the controller. Kept from call to call while each call ends
+/// with its function's Promise settled; a call that is given up (tao stopped reading, or the
+/// user aborted) drops it, so a model still streaming into the old `onDelta` cannot reach the
+/// next call (it gets the error of a dropped closure, as it always did).
+struct Channel {
+    inbox: Rc<RefCell<Inbox>>,
+    on_delta: Closure<dyn FnMut(JsValue) -> bool>,
+    forward: Closure<dyn FnMut()>,
+    signal: Option<AbortSignal>,
+}
+
+impl Channel {
+    fn new(signal: Option<AbortSignal>) -> Result<Channel, Error> {
+        let inbox = Rc::new(RefCell::new(Inbox {
+            deltas: VecDeque::new(),
+            waker: None,
+            stopped: false,
+            open: false,
+            controller: controller()?,
+        }));
+        let on_delta = Closure::<dyn FnMut(JsValue) -> bool>::new({
+            let inbox = inbox.clone();
+            move |text: JsValue| {
+                let mut inbox = inbox.borrow_mut();
+                if !inbox.open {
+                    return false;
+                }
+                if let Some(text) = text.as_string() {
+                    inbox.deltas.push_back(text);
+                }
+                if let Some(waker) = inbox.waker.take() {
+                    waker.wake();
+                }
+                !inbox.stopped
+            }
+        });
+        // The user's abort aborts this call's signal, and wakes the call to give it up. (The
+        // controller is taken out first: aborting runs the model's listeners, which may call
+        // `onDelta`.)
+        let forward = Closure::<dyn FnMut()>::new({
+            let inbox = inbox.clone();
+            move || {
+                let controller = inbox.borrow().controller.clone();
+                controller.abort();
+                if let Some(waker) = inbox.borrow_mut().waker.take() {
+                    waker.wake();
+                }
+            }
+        });
+        if let Some(user) = &signal {
+            let _ =
+                user.add_event_listener_with_callback("abort", forward.as_ref().unchecked_ref());
+        }
+        Ok(Channel {
+            inbox,
+            on_delta,
+            forward,
+            signal,
+        })
+    }
+}
+
+impl Drop for Channel {
+    fn drop(&mut self) {
+        if let Some(user) = &self.signal {
+            let _ = user.remove_event_listener_with_callback(
+                "abort",
+                self.forward.as_ref().unchecked_ref(),
+            );
+        }
+    }
+}
+
+fn controller() -> Result<AbortController, Error> {
+    AbortController::new().map_err(|_| Error::model("no AbortController"))
+}
+
+/// What the previous call sent, as JS values, so the next call converts only what changed.
+/// The prompt grows by a turn and an observation a step; the messages before them are the
+/// same objects as last time (checked message by message: a memo can rewrite earlier ones,
+/// and then everything from the first difference is converted again). Each call still gets
+/// an array of its own.
+#[derive(Default)]
+struct Sent {
+    messages: Vec<Option<(Role, String)>>,
+    objects: Array,
+}
+
+impl Sent {
+    fn messages(&mut self, messages: &[Message]) -> Result<Array, Error> {
+        let same = self
+            .messages
+            .iter()
+            .zip(messages)
+            .take_while(|(sent, now)| match (sent, plain(now)) {
+                (Some((role, text)), Some((now_role, now_text))) => {
+                    *role == now_role && text == now_text
+                }
+                _ => false,
+            })
+            .count();
+        self.messages.truncate(same);
+        self.objects.set_length(same as u32);
+        for message in &messages[same..] {
+            let object = to_js(message)
+                .map_err(|_| Error::model("could not pass the prompt to the JS model"))?;
+            self.objects.push(&object);
+            self.messages
+                .push(plain(message).map(|(role, text)| (role, text.to_string())));
+        }
+        Ok(self.objects.slice(0, messages.len() as u32))
+    }
+}
+
+/// A message that is only a role and a text (the text formats' messages): the ones [`Sent`]
+/// reuses. Those with tool calls are converted every time.
+fn plain(message: &Message) -> Option<(Role, &str)> {
+    let plain = message.tool_calls.is_empty() && message.tool_call_id.is_none();
+    plain.then_some((message.role, &message.content))
+}
+
+impl JsModel {
+    /// The model `function`, for one run that `signal` can abort.
+    pub fn new(function: Function, signal: Option<AbortSignal>) -> Self {
+        JsModel {
+            function,
+            signal,
+            channel: RefCell::default(),
+            sent: RefCell::default(),
+        }
+    }
 }
 
 impl Model for JsModel {
@@ -60,58 +205,50 @@ impl Model for JsModel {
         on_delta: OnDelta<'a>,
     ) -> LocalBoxFuture<'a, Result<Reply, Error>> {
         Box::pin(async move {
-            // This call's own signal: aborted by the user's Stop, or by tao when it has
-            // read enough (the client-side stop).
-            let controller =
-                AbortController::new().map_err(|_| Error::model("no AbortController"))?;
-            let forward = Closure::<dyn FnMut()>::new({
-                let controller = controller.clone();
-                move || controller.abort()
-            });
-            if let Some(user) = &self.signal {
-                let _ = user
-                    .add_event_listener_with_callback("abort", forward.as_ref().unchecked_ref());
-                if user.aborted() {
-                    controller.abort();
-                }
+            // This call's signal: aborted by the user's Stop, or by tao when it has read
+            // enough (the client-side stop); a controller once aborted is replaced.
+            if self.channel.borrow().is_none() {
+                *self.channel.borrow_mut() = Some(Channel::new(self.signal.clone())?);
             }
-            let inbox = Rc::new(RefCell::new(Inbox::default()));
-            let on_js_delta = Closure::<dyn FnMut(JsValue) -> bool>::new({
-                let inbox = inbox.clone();
-                move |text: JsValue| {
-                    let mut inbox = inbox.borrow_mut();
-                    if let Some(text) = text.as_string() {
-                        inbox.deltas.push_back(text);
-                    }
-                    if let Some(waker) = inbox.waker.take() {
-                        waker.wake();
-                    }
-                    !inbox.stopped
+            let (inbox, on_js_delta) = match &*self.channel.borrow() {
+                Some(c) => (c.inbox.clone(), c.on_delta.as_ref().clone()),
+                None => return Err(Error::model("no channel to the JS model")),
+            };
+            let controller = {
+                let mut inbox = inbox.borrow_mut();
+                if inbox.controller.signal().aborted() {
+                    inbox.controller = controller()?;
                 }
-            });
+                inbox.deltas.clear();
+                inbox.stopped = false;
+                inbox.open = true;
+                inbox.controller.clone()
+            };
+            if self.signal.as_ref().is_some_and(|s| s.aborted()) {
+                controller.abort();
+            }
             let options = Object::new();
             let set = |key: &str, value: &JsValue| {
                 let _ = Reflect::set(&options, &key.into(), value);
             };
             set("stop", &to_js(&request.stop).unwrap_or(JsValue::NULL));
             set("tools", &to_js(&request.tools).unwrap_or(JsValue::NULL));
+            let messages = self.sent.borrow_mut().messages(request.messages)?;
             set("signal", &controller.signal());
-            set("onDelta", on_js_delta.as_ref());
-            let messages = to_js(&request.messages)
-                .map_err(|_| Error::model("could not pass the prompt to the JS model"))?;
+            set("onDelta", &on_js_delta);
             let result = self
                 .function
                 .call2(&JsValue::NULL, &messages, &options)
                 .map_err(|e| Error::model(format!("the JS model threw: {}", describe(&e))));
             let mut streamed = false;
+            let mut given_up = false;
             let outcome = match result {
                 Err(e) => Err(e),
                 Ok(returned) => {
-                    // A model that never answers must not outlive an abort: race it with the
-                    // signal (a plain value is a Promise that is already resolved).
-                    let promise = Promise::resolve(&returned);
-                    let mut settled =
-                        JsFuture::from(race_with_abort(promise, &controller.signal()));
+                    // A string is the reply; anything else may be a Promise (a plain value is
+                    // a Promise that is already resolved).
+                    let mut settled = (!returned.is_string())
+                        .then(|| JsFuture::from(Promise::resolve(&returned)));
                     std::future::poll_fn(|cx| {
                         // Drain first: everything streamed before the Promise settled counts.
                         loop {
@@ -123,27 +260,38 @@ impl Model for JsModel {
                                 controller.abort();
                             }
                         }
-                        match std::pin::Pin::new(&mut settled).poll(cx) {
-                            Poll::Ready(value) => Poll::Ready(value),
-                            Poll::Pending => {
-                                inbox.borrow_mut().waker = Some(cx.waker().clone());
-                                Poll::Pending
-                            }
+                        let value = match &mut settled {
+                            None => Poll::Ready(Ok(returned.clone())),
+                            Some(settled) => std::pin::Pin::new(settled).poll(cx),
+                        };
+                        if value.is_ready() {
+                            return value;
                         }
+                        // A model that never answers must not outlive an abort or a stop.
+                        if inbox.borrow().stopped || controller.signal().aborted() {
+                            given_up = true;
+                            return Poll::Ready(Ok(JsValue::NULL));
+                        }
+                        inbox.borrow_mut().waker = Some(cx.waker().clone());
+                        Poll::Pending
                     })
                     .await
                     .map_err(|e| Error::model(format!("the JS model failed: {}", describe(&e))))
                 }
             };
-            if let Some(user) = &self.signal {
-                let _ = user
-                    .remove_event_listener_with_callback("abort", forward.as_ref().unchecked_ref());
-                if user.aborted() {
-                    return Err(Error::aborted());
-                }
+            let stopped = {
+                let mut inbox = inbox.borrow_mut();
+                inbox.open = false;
+                inbox.waker = None;
+                inbox.stopped
+            };
+            if given_up {
+                *self.channel.borrow_mut() = None;
+            }
+            if self.signal.as_ref().is_some_and(|s| s.aborted()) {
+                return Err(Error::aborted());
             }
             let value = outcome?;
-            let stopped = inbox.borrow().stopped;
             reply(&value, streamed || stopped, on_delta)
         })
     }
@@ -210,16 +358,4 @@ fn reply(value: &JsValue, streamed: bool, on_delta: OnDelta<'_>) -> Result<Reply
         }
     }
     Ok(result)
-}
-
-/// `Promise.race([promise, <resolves on abort>])`.
-pub fn race_with_abort(promise: Promise, signal: &AbortSignal) -> Promise {
-    let aborted = Promise::new(&mut |resolve, _reject| {
-        if signal.aborted() {
-            let _ = resolve.call0(&JsValue::NULL);
-        } else {
-            let _ = signal.add_event_listener_with_callback("abort", &resolve);
-        }
-    });
-    Promise::race(&js_sys::Array::of2(&promise, &aborted))
 }

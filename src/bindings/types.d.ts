@@ -61,7 +61,7 @@ export interface AgentOptions {
   /** Few-shot examples (e.g. the ReAct paper's) in place of the format's own worked example in "paper", "act", "cot" and "standard": the prompt's instructions stay, then "Here are some examples." and this text. */
   exemplars?: string;
 }
-/** A model in JS: stream with `onDelta` (it returns false when tao has read enough) and/or return the reply. */
+/** A model in JS: stream with `onDelta` (it returns false when tao has read enough) and/or return the reply. `messages` is the whole prompt, a new array at each call; the messages a call shares with the one before are the same objects (read them, do not change them). */
 export type JsModelFunction = (messages: TaoMessage[], options: {
   stop: string[]; tools: ToolSpecInit[]; signal: AbortSignal; onDelta: (text: string) => boolean;
 }) => JsModelReply | Promise<JsModelReply>;

@@ -327,13 +327,13 @@ impl Reader<'_> {
 /// of that name is registered.
 pub(super) fn is_finish(name: &str, options: &ParseOptions) -> bool {
     let (kw, _) = marker_parts(options);
-    name.eq_ignore_ascii_case(&kw)
+    name.eq_ignore_ascii_case(kw)
         && (options.style == Style::Paper
             || !options
                 .tools
                 .iter()
                 .flatten()
-                .any(|t| t.trim().eq_ignore_ascii_case(&kw)))
+                .any(|t| t.trim().eq_ignore_ascii_case(kw)))
 }
 
 /// The registered spelling of `name`, or the message naming the valid tools.

@@ -24,71 +24,65 @@ pub(super) enum Label {
     Final,
 }
 
-/// A label spelled as lowercase words; between words any spaces, `_`, `-` or a step number.
-pub(super) struct Keyword {
-    words: Vec<String>,
-    label: Label,
-}
-
-/// The labels every style understands, longest first where one is a prefix of another.
-const BASE_KEYWORDS: &[(&str, Label)] = &[
-    ("final answer", Label::Final),
-    ("action input", Label::ActionInput),
-    ("action", Label::Action),
-    ("thought", Label::Thought),
-    ("observation", Label::Observation),
-    ("最终答案", Label::Final),
-    ("行动输入", Label::ActionInput),
-    ("动作输入", Label::ActionInput),
-    ("行动", Label::Action),
-    ("动作", Label::Action),
-    ("思考", Label::Thought),
-    ("观察", Label::Observation),
+/// The labels every style understands, longest first where one is a prefix of another: each
+/// a keyword of lowercase words (between words any spaces, `_`, `-` or a step number). A
+/// `const` table, so reading a reply builds none of it.
+const BASE_KEYWORDS: &[(&[&str], Label)] = &[
+    (&["final", "answer"], Label::Final),
+    (&["action", "input"], Label::ActionInput),
+    (&["action"], Label::Action),
+    (&["thought"], Label::Thought),
+    (&["observation"], Label::Observation),
+    (&["最终答案"], Label::Final),
+    (&["行动输入"], Label::ActionInput),
+    (&["动作输入"], Label::ActionInput),
+    (&["行动"], Label::Action),
+    (&["动作"], Label::Action),
+    (&["思考"], Label::Thought),
+    (&["观察"], Label::Observation),
 ];
 
-/// The configured final marker split into its bracket keyword (`Finish[...]` -> "finish") or
-/// its label words (`AI:` -> ["ai"]).
-///
-/// The parts are folded with ASCII case rules, the same rules `probe_keyword` and `is_finish`
-/// use on the reply, so a marker matches a reply spelled the way the marker is. (Full Unicode
-/// `to_lowercase` would also pull ~12 KB of case tables into the wasm.)
-pub(super) fn marker_parts(options: &ParseOptions) -> (String, Option<Vec<String>>) {
+/// The configured final marker split into its bracket keyword (`Finish[...]` -> "Finish") or
+/// its label words (`AI:` -> "AI"), as written: callers compare them with ASCII case rules,
+/// the same rules `probe_keyword` and `is_finish` use on the reply, so a marker matches a reply
+/// spelled the way the marker is. (Full Unicode `to_lowercase` would also pull ~12 KB of case
+/// tables into the wasm.)
+pub(super) fn marker_parts(options: &ParseOptions) -> (&str, Option<&str>) {
     let marker = options.final_marker.as_deref().map(str::trim).unwrap_or("");
     if let Some(open) = marker.find('[') {
-        let kw = marker.get(..open).unwrap_or("").trim().to_ascii_lowercase();
-        let kw = if kw.is_empty() {
-            "finish".to_string()
-        } else {
-            kw
-        };
-        return (kw, None);
+        let kw = marker.get(..open).unwrap_or("").trim();
+        return (if kw.is_empty() { "finish" } else { kw }, None);
     }
-    let words: Vec<String> = marker
-        .trim_end_matches([':', '：'])
-        .split_whitespace()
-        .map(str::to_ascii_lowercase)
-        .collect();
-    let label = if words.is_empty() { None } else { Some(words) };
-    ("finish".to_string(), label)
+    let words = marker.trim_end_matches([':', '：']).trim();
+    ("finish", Some(words).filter(|w| !w.is_empty()))
 }
 
-pub(super) fn keywords_for(options: &ParseOptions) -> Vec<Keyword> {
-    let mut out: Vec<Keyword> = BASE_KEYWORDS
-        .iter()
-        .map(|(w, label)| Keyword {
-            words: w.split(' ').map(str::to_string).collect(),
-            label: *label,
-        })
-        .collect();
+/// The keywords a reply is read with: the base table, plus the prompt's own final-answer
+/// label when it is not one of them (`AI:`). Built once per reply; for the base markers it
+/// allocates nothing.
+pub(super) struct Keywords {
+    /// The marker's words, lowercased; empty when the base table has them.
+    marker: Vec<String>,
+}
+
+pub(super) fn keywords_for(options: &ParseOptions) -> Keywords {
+    let mut marker = Vec::new();
     if let (_, Some(words)) = marker_parts(options) {
-        if !out.iter().any(|k| k.words == words) {
-            out.push(Keyword {
-                words,
-                label: Label::Final,
-            });
+        let same = |(kw, _): &(&[&str], Label)| {
+            kw.len() == words.split_whitespace().count()
+                && kw
+                    .iter()
+                    .zip(words.split_whitespace())
+                    .all(|(a, b)| b.eq_ignore_ascii_case(a))
+        };
+        if !BASE_KEYWORDS.iter().any(same) {
+            marker = words
+                .split_whitespace()
+                .map(str::to_ascii_lowercase)
+                .collect();
         }
     }
-    out
+    Keywords { marker }
 }
 
 /// What the start of a line says about a label.
@@ -108,7 +102,7 @@ pub(super) enum Probe {
 /// The decision only depends on bytes read left to right within `LABEL_WINDOW`, so a
 /// prefix that is a label stays one however the line continues: that is what lets the stream
 /// cut an unfinished line at an `Observation` label.
-pub(super) fn probe(line: &str, keywords: &[Keyword]) -> Probe {
+pub(super) fn probe(line: &str, keywords: &Keywords) -> Probe {
     let b = line.as_bytes();
     let window = b.len().min(LABEL_WINDOW);
     // Running out of window on a line longer than the window is a decision ("not a label");
@@ -148,8 +142,13 @@ pub(super) fn probe(line: &str, keywords: &[Keyword]) -> Probe {
         }
     }
     let mut more: Option<bool> = None;
-    for kw in keywords {
-        match probe_keyword(b, i, window, kw) {
+    let base = BASE_KEYWORDS
+        .iter()
+        .map(|(words, label)| probe_keyword(b, i, window, words, *label));
+    let marker = (!keywords.marker.is_empty())
+        .then(|| probe_keyword(b, i, window, &keywords.marker, Label::Final));
+    for probed in base.chain(marker) {
+        match probed {
             Probe::Label(label, content) => return Probe::Label(label, content),
             Probe::More { keyword } => more = Some(more.unwrap_or(false) || keyword),
             Probe::Not => {}
@@ -161,10 +160,16 @@ pub(super) fn probe(line: &str, keywords: &[Keyword]) -> Probe {
     }
 }
 
-fn probe_keyword(b: &[u8], start: usize, window: usize, kw: &Keyword) -> Probe {
+fn probe_keyword<W: AsRef<str>>(
+    b: &[u8],
+    start: usize,
+    window: usize,
+    words: &[W],
+    label: Label,
+) -> Probe {
     let at = |i: usize| b.get(i).copied().unwrap_or(0);
     let mut p = start;
-    for (n, word) in kw.words.iter().enumerate() {
+    for (n, word) in words.iter().map(AsRef::as_ref).enumerate() {
         if n > 0 {
             while p < window && matches!(at(p), b' ' | b'\t' | b'_' | b'-' | b'0'..=b'9') {
                 p += 1;
@@ -184,7 +189,7 @@ fn probe_keyword(b: &[u8], start: usize, window: usize, kw: &Keyword) -> Probe {
         return Probe::More { keyword: true };
     }
     // `Actions:` is a word, not the label `Action`.
-    if kw.words.iter().all(|w| w.is_ascii()) && at(p).is_ascii_alphanumeric() {
+    if words.iter().all(|w| w.as_ref().is_ascii()) && at(p).is_ascii_alphanumeric() {
         return Probe::Not;
     }
     // Optional step number and closing decoration: `Action 2:`, `**Action**:`.
@@ -214,7 +219,7 @@ fn probe_keyword(b: &[u8], start: usize, window: usize, kw: &Keyword) -> Probe {
     while matches!(at(p), b' ' | b'\t') {
         p += 1;
     }
-    Probe::Label(kw.label, p.min(b.len()))
+    Probe::Label(label, p.min(b.len()))
 }
 
 /// The label line a prompt leaves open for the reply to finish, if any.

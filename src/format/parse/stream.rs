@@ -11,7 +11,7 @@
 
 use super::events::{Record, Tracker};
 use super::head::{clean_name, is_none_name};
-use super::labels::{is_fence_line, keywords_for, probe, Keyword, Label, Probe, LABEL_WINDOW};
+use super::labels::{is_fence_line, keywords_for, probe, Keywords, Label, Probe, LABEL_WINDOW};
 use super::resolve::resolve;
 use super::{sub, ParseEvent, ParseOptions, Parsed};
 
@@ -47,7 +47,7 @@ pub(super) struct Line {
 /// Reads a streamed reply incrementally; see the module documentation.
 pub struct StreamParser {
     options: ParseOptions,
-    keywords: Vec<Keyword>,
+    keywords: Keywords,
     /// The decoded text kept so far.
     text: String,
     /// The bytes of a UTF-8 character split across chunks.
