@@ -8,12 +8,17 @@
 //! page that never benchmarks never downloads it. Everything a model or a data file says reaches
 //! the page through `textContent` (`el()`), never as markup.
 
-import { t, applyI18n } from "./i18n.js";
+import { t, applyI18n, addWords } from "./i18n.js";
+import { WORDS } from "./benchmark-words.js";
 import { el, formatMs } from "./trajectory.js";
 import { state, controls, toolsPanel, view, stats, messageOf } from "./app.js";
 import { announce } from "./announce.js";
 import { setFolded } from "./present.js";
 import * as bench from "./benchmark.js";
+
+addWords(WORDS);
+// The compare view takes the stage: the panel gives way (compare.js).
+document.addEventListener("tao:benchmark-close", () => isOpen() && closeBenchmark({ focus: false }));
 
 /** The panel's parts once built: `{ root, form, fields…, progress, … }`. */
 let ui = null;
@@ -158,7 +163,20 @@ const headerButton = () => document.querySelector('[data-action="benchmark"]');
  * Opens the panel: with the settings of `query` (`{dataset, n, from, modes, data, concurrency}`
  * from the URL) when given, else with the saved benchmark's; `resume` goes on with the saved one.
  */
+/** Loads the panel's stylesheet (once), resolving when it applies: the panel is never drawn bare. */
+function loadStyles() {
+  styles ??= new Promise((resolve) => {
+    const link = el("link", { rel: "stylesheet", href: new URL("./benchmark.css", import.meta.url).href });
+    link.addEventListener("load", resolve);
+    link.addEventListener("error", resolve); // unstyled beats absent
+    document.head.append(link);
+  });
+  return styles;
+}
+let styles = null;
+
 export async function openBenchmark({ query = null, resume = false } = {}) {
+  await loadStyles();
   if (!ui) {
     // One alternative view of the stage at a time: a comparison gives way.
     if (state.compare) document.dispatchEvent(new CustomEvent("tao:compare-close"));
@@ -178,14 +196,14 @@ export async function openBenchmark({ query = null, resume = false } = {}) {
 }
 
 /** Hides the panel (a benchmark running goes on; the Benchmark button brings it back). */
-export function closeBenchmark() {
+export function closeBenchmark({ focus = true } = {}) {
   if (!ui) return;
   ui.root.hidden = true;
   view.hidden = false;
   stats.hidden = false;
   const opener = headerButton();
   opener?.setAttribute("aria-pressed", "false");
-  opener?.focus();
+  if (focus) opener?.focus();
 }
 
 export const isOpen = () => Boolean(ui && !ui.root.hidden);

@@ -20,6 +20,8 @@ let box = null;
 /** Opens the compare view with `modes` (names; unknown ones are ignored), or updates its modes. */
 export async function openCompare(modes) {
   if (!box) {
+    // One alternative view of the stage at a time: the benchmark's panel gives way.
+    document.dispatchEvent(new CustomEvent("tao:benchmark-close"));
     await define("tao-compare");
     box = document.createElement("tao-compare");
     box.className = "compare";
