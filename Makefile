@@ -54,11 +54,13 @@ test-e2e: dist
 	node sandbox/tests/browser/sandbox.mjs
 	node --test --test-concurrency=1 tests/e2e/
 
-## Benchmarks: per-step overhead (native and wasm), streaming-parse throughput, sizes.
+## Benchmarks: per-step overhead (native and wasm), streaming-parse throughput, sizes, and tao
+## beside the floor and the AI SDK in one run of ../shared/bench-peers (the ratios).
 bench: build
 	cargo bench --bench bench
 	node bench/wasm_step.mjs
 	scripts/size.sh
+	node scripts/bench-peers.mjs
 
 size:
 	scripts/size.sh
