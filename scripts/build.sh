@@ -7,12 +7,21 @@ scripts/install.sh build
 # Without the `bundled-data` feature: the scenarios and the offline search's pages are not
 # compiled in, but written beside the wasm as two files that the page fetches and installs
 # (`loadOfflineData`), so a page with its own model and tools never downloads them.
+# Without the `providers` feature either: the HTTP providers are a module of their own, built
+# from the same crate with the `net-module` feature (pkg/tao_net*), which the core imports the
+# first time a run needs a provider.
+wasm=target/wasm32-unknown-unknown/release/tao_agent.wasm
+rm -rf pkg/snippets
+cargo build --release --lib --target wasm32-unknown-unknown --no-default-features --features net-module
+wasm-bindgen --target web --out-dir pkg --out-name tao_net "$wasm"
 cargo build --release --lib --target wasm32-unknown-unknown --no-default-features
-wasm-bindgen --target web --out-dir pkg target/wasm32-unknown-unknown/release/tao_agent.wasm
+wasm-bindgen --target web --out-dir pkg "$wasm"
 # --converge repeats -Oz while it still shrinks the module; the producers and target-features
 # sections are metadata no browser reads. (Measured: -0.5 KB gzip over plain -Oz.)
-node_modules/.bin/wasm-opt -Oz --converge --strip-producers --strip-target-features \
-  pkg/tao_agent_bg.wasm -o pkg/tao_agent_bg.wasm
+for module in tao_agent tao_net; do
+  node_modules/.bin/wasm-opt -Oz --converge --strip-producers --strip-target-features \
+    "pkg/${module}_bg.wasm" -o "pkg/${module}_bg.wasm"
+done
 # The wasm-tool sandbox and the example tools: a separate module, fetched by the page only
 # when the first wasm tool is registered (so the core above does not carry wasmi).
 scripts/build-sandbox.sh

@@ -31,13 +31,16 @@
 # play scenarios or search offline): 201,768 -> 188,902 B (-12,866 B). Cheaper JS model calls
 # (one callback, controller and listener per run, messages kept as JS objects between calls:
 # per-turn cost 0.65x -> 0.41x the AI SDK's) cost 943 B: 189,872 B, the ceiling half a KiB up
-# to keep its headroom. The ceiling is today's size plus a little headroom, so a regression fails the
+# to keep its headroom. Goal and ceiling came down by 15 KiB when the providers over HTTP left the
+# core: the HTTP client, the SSE decoder, OpenAI's and Anthropic's mappings, the diagnostics and the
+# connection test are a module of their own (pkg/tao_net*, printed below, not in this figure),
+# imported by the core the first time a run needs a provider: 189,872 -> 174,522 B. The ceiling is today's size plus a little headroom, so a regression fails the
 # build long before it reaches the goal; lower it as size work lands (and raise it only with a
 # reason in the commit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-GOAL_GZIP=$((186 * 1024 + 512))
-CEILING_GZIP=$((186 * 1024))
+GOAL_GZIP=$((171 * 1024 + 512))
+CEILING_GZIP=$((171 * 1024))
 gz() { gzip -9 -c "$1" | wc -c; }
 wasm=pkg/tao_agent_bg.wasm glue=pkg/tao_agent.js
 core=$(( $(gz "$wasm") + $(gz "$glue") ))
@@ -49,6 +52,9 @@ for f in index.html www/*.js www/*.css; do [ -f "$f" ] && page=$((page + $(gz "$
 data=0
 for f in pkg/data/*.json; do [ -f "$f" ] && data=$((data + $(gz "$f"))); done
 printf '%-28s %9s %9d\n' "core wasm + glue" "" "$core"
+# Loaded on demand: the providers, by the first run that needs one.
+net=$(( $(gz pkg/tao_net_bg.wasm) + $(gz pkg/tao_net.js) ))
+printf '%-28s %9s %9d\n' "providers (pkg/tao_net*)" "" "$net"
 printf '%-28s %9s %9d\n' "page (html, www/)" "" "$page"
 printf '%-28s %9s %9d\n' "offline data (pkg/data/)" "" "$data"
 printf '%-28s %9s %9d\n' "everything the page loads" "" "$((core + page + data))"

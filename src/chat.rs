@@ -85,6 +85,28 @@ impl ToJson for Message {
     }
 }
 
+/// Read back from the JSON a model function is given (the providers' module reads its
+/// messages so): the fields above, and `thinking` when an assistant turn carries it.
+impl FromJson for Message {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        let o = Object::new(value, "struct Message")?;
+        let role: String = o.required("role")?;
+        Ok(Message {
+            role: match role.as_str() {
+                "system" => Role::System,
+                "user" => Role::User,
+                "assistant" => Role::Assistant,
+                "tool" => Role::Tool,
+                other => return Err(format!("unknown role \"{other}\"")),
+            },
+            content: o.or("content", String::new())?,
+            tool_calls: o.or("tool_calls", Vec::new())?,
+            tool_call_id: o.or("tool_call_id", None)?,
+            thinking: o.or("thinking", None)?,
+        })
+    }
+}
+
 /// A model's visible reasoning: DeepSeek's `reasoning_content`, Anthropic's `thinking` block.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Thinking {
@@ -111,6 +133,17 @@ pub struct ToolCall {
     pub name: String,
     /// Its arguments (a JSON object, as the tool's schema describes).
     pub arguments: Value,
+}
+
+impl FromJson for ToolCall {
+    fn from_value(value: &Value) -> Result<Self, String> {
+        let o = Object::new(value, "struct ToolCall")?;
+        Ok(ToolCall {
+            id: o.required("id")?,
+            name: o.required("name")?,
+            arguments: o.or("arguments", Value::Null)?,
+        })
+    }
 }
 
 impl ToJson for ToolCall {

@@ -99,6 +99,31 @@ impl ErrorKind {
     }
 }
 
+impl ErrorKind {
+    /// The kind called `name` (as [`ErrorKind::name`] writes it), if there is one.
+    pub fn from_name(name: &str) -> Option<ErrorKind> {
+        use ErrorKind::*;
+        [
+            Config,
+            Model,
+            Format,
+            Aborted,
+            Network,
+            Auth,
+            NotFound,
+            TooLong,
+            RateLimited,
+            Server,
+            ToolsRejected,
+            Timeout,
+            Refused,
+            Truncated,
+        ]
+        .into_iter()
+        .find(|kind| kind.name() == name)
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)

@@ -16,6 +16,7 @@ use crate::format::{Format, Lang};
 use crate::host::Host;
 use crate::http::Transport;
 use crate::json::FromJson;
+#[cfg(feature = "providers")]
 use crate::llm::http::HttpModel;
 use crate::llm::provider::{Api, Settings as Endpoint, FIRST_BYTE_MS, IDLE_MS};
 use crate::llm::scripted::{Policy, Scripted};
@@ -139,7 +140,10 @@ pub struct Parts {
     /// Tools made by the host (JavaScript functions), registered after the built-ins: a name
     /// they share with a built-in is theirs.
     pub tools: Vec<Rc<dyn Tool>>,
-    /// A model played by the host (a JavaScript function), used unless a provider is set.
+    /// A model played by the host (a JavaScript function), used unless a provider is set. In a
+    /// build without the `providers` feature (the page's core), the host plays the provider
+    /// too: with a provider set, this is the host's way to it (the page loads the providers'
+    /// module on demand), and it is required.
     pub model: Option<Box<dyn Model>>,
 }
 
@@ -329,11 +333,22 @@ impl Settings {
         }
         let model: Box<dyn Model> =
             match (&self.endpoint, host_model, &self.replies, &self.scenario) {
+                // The host reaches the provider itself (the page's core loads the providers'
+                // module for it: see `Parts::model`).
+                #[cfg(not(feature = "providers"))]
+                (Some(_), Some(model), _, _) => model,
+                #[cfg(feature = "providers")]
                 (Some(endpoint), _, _, _) => Box::new(HttpModel::new(
                     endpoint.clone(),
                     network("a provider")?,
                     host.clone(),
                 )),
+                #[cfg(not(feature = "providers"))]
+                (Some(_), None, _, _) => {
+                    return Err(Error::config(
+                        "this build of tao has no providers over HTTP: give a model function",
+                    ))
+                }
                 (None, Some(model), _, _) => model,
                 (None, None, Some(replies), _) => {
                     Box::new(self.scripted("replay", Policy::Replay(replies.clone()), &host))
@@ -484,6 +499,16 @@ fn read_docs(value: Option<&Value>) -> Result<Option<Docs>, Error> {
 }
 
 /// The provider settings, if a provider other than the scripted model is chosen.
+/// Reads only the provider's part of a settings object (`provider`, `baseUrl`, `model`,
+/// `apiKey`, `temperature`, `maxTokens`, the timeouts), checked as [`Settings::from_json`]
+/// checks it: what the providers' module reads, so it carries nothing else of the settings.
+pub fn read_provider(value: &Value) -> Result<Option<Endpoint>, Error> {
+    match value {
+        Value::Object(map) => read_endpoint(&Reader(map)),
+        _ => Err(Error::config("the provider's settings must be an object")),
+    }
+}
+
 fn read_endpoint(read: &Reader) -> Result<Option<Endpoint>, Error> {
     let provider = read
         .text("provider")?

@@ -5,7 +5,7 @@ use super::fetch::WebTransport;
 use super::host::WebHost;
 use super::js_model::JsModel;
 use super::js_tool::JsTool;
-use super::{get, js_error, to_js};
+use super::{get, js_error, json_of, read_settings, to_js};
 use crate::agent::Agent;
 use crate::chat::ToolSpec;
 use crate::error::Error;
@@ -269,6 +269,15 @@ impl JsAgent {
             .model
             .clone()
             .map(|function| Box::new(JsModel::new(function, signal.clone())) as Box<dyn Model>);
+        // A provider is reached through its module, loaded at the first call (this core was
+        // built without the providers: see `super::net`).
+        #[cfg(not(feature = "providers"))]
+        let model = match &self.settings.endpoint {
+            Some(endpoint) => Some(
+                Box::new(super::net::NetModel::new(endpoint, signal.clone())) as Box<dyn Model>,
+            ),
+            None => model,
+        };
         self.settings.agent(Parts {
             host: Rc::new(WebHost { approve }),
             transport: Some(Rc::new(WebTransport { signal })),
@@ -281,16 +290,6 @@ impl JsAgent {
     }
 }
 
-/// Reads `new Agent(config)`'s settings: the object as JSON (a `model` function aside).
-pub(crate) fn read_settings(config: &JsValue) -> Result<Settings, Error> {
-    if !(config.is_undefined() || config.is_null() || config.is_object()) {
-        return Err(Error::config(
-            "the settings must be an object, e.g. {scenario: \"apple-ceo\"}",
-        ));
-    }
-    Settings::from_json(&json_of(config))
-}
-
 /// A trajectory handed in from JS (one returned by `run`, edited, or imported), checked as a
 /// trajectory file is.
 fn read_trajectory(value: &JsValue) -> Result<Trajectory, Error> {
@@ -299,13 +298,4 @@ fn read_trajectory(value: &JsValue) -> Result<Trajectory, Error> {
         .and_then(|s| s.as_string())
         .unwrap_or_default();
     Trajectory::from_json(&text)
-}
-
-/// A JS value as JSON (functions and `undefined` fields left out, as `JSON.stringify` does).
-fn json_of(value: &JsValue) -> Value {
-    JSON::stringify(value)
-        .ok()
-        .and_then(|s| s.as_string())
-        .and_then(|s| serde_json::from_str(&s).ok())
-        .unwrap_or_default()
 }

@@ -8,6 +8,14 @@
 //! }
 //! ```
 //!
+//! A model may stream more than text, and say more at the end: `onDelta({reasoning})` (shown,
+//! never parsed), `onDelta({note})` (a retry, a dropped parameter), `onDelta({usage})` (the
+//! counts so far, kept if the call then fails); `{thinking: {text, signature, redacted}}` in
+//! what it returns (sent back with the assistant turn: Anthropic wants it before tool calls);
+//! and a thrown `Error` whose `kind` is one of tao's (`auth`, `rate_limited`, `truncated`, ...)
+//! keeps its kind and message. The providers' module is such a model: the core built without
+//! the providers runs them through this file.
+//!
 //! Deltas arrive through `onDelta` while the function's Promise is pending, so they cannot go
 //! straight to the loop (which is borrowed by the awaiting future, not by a JS callback).
 //! They are queued in an inbox instead, and the future drains it each time it is woken: the
@@ -15,10 +23,11 @@
 //! `onDelta` returns `false` and `signal` is aborted, so a well-behaved model stops generating.
 
 use super::{describe, to_js, type_of};
-use crate::chat::{Message, Role};
-use crate::error::Error;
+use crate::chat::{Message, Role, Thinking};
+use crate::error::{Error, ErrorKind};
 use crate::host::LocalBoxFuture;
 use crate::llm::{Delta, Model, OnDelta, Reply, Request, ToolCall};
+use crate::to_json::{JsonWriter, ToJson};
 use crate::trajectory::Usage;
 use js_sys::{Array, Function, Object, Promise, Reflect, JSON};
 use serde_json::Value;
@@ -49,7 +58,7 @@ pub struct JsModel {
 /// Deltas from `onDelta`, waiting for the loop; who to wake when one arrives (or when the
 /// user aborts); and the controller of the `signal` the function was given.
 struct Inbox {
-    deltas: VecDeque<String>,
+    deltas: VecDeque<Piece>,
     waker: Option<Waker>,
     stopped: bool,
     /// A call is in progress (`onDelta` outside a call is ignored, and answers `false`).
@@ -85,8 +94,8 @@ impl Channel {
                 if !inbox.open {
                     return false;
                 }
-                if let Some(text) = text.as_string() {
-                    inbox.deltas.push_back(text);
+                if let Some(piece) = Piece::read(&text) {
+                    inbox.deltas.push_back(piece);
                 }
                 if let Some(waker) = inbox.waker.take() {
                     waker.wake();
@@ -131,6 +140,54 @@ impl Drop for Channel {
     }
 }
 
+/// What `onDelta` was given: a piece of text, or `{reasoning}`, `{note}` or `{usage}`.
+enum Piece {
+    Text(String),
+    Reasoning(String),
+    Note(String),
+    Usage(Usage),
+}
+
+impl Piece {
+    fn read(value: &JsValue) -> Option<Piece> {
+        if let Some(text) = value.as_string() {
+            return Some(Piece::Text(text));
+        }
+        let get = |key: &str| {
+            Reflect::get(value, &key.into())
+                .ok()
+                .filter(|v| !v.is_undefined())
+        };
+        if !value.is_object() {
+            return None;
+        }
+        if let Some(text) = get("reasoning").and_then(|v| v.as_string()) {
+            return Some(Piece::Reasoning(text));
+        }
+        if let Some(text) = get("note").and_then(|v| v.as_string()) {
+            return Some(Piece::Note(text));
+        }
+        get("usage")
+            .and_then(|usage| read_usage(&usage))
+            .map(Piece::Usage)
+    }
+}
+
+/// `{promptTokens, completionTokens}`, if it is an object.
+fn read_usage(value: &JsValue) -> Option<Usage> {
+    let count = |key: &str| {
+        Reflect::get(value, &key.into())
+            .ok()
+            .and_then(|v| v.as_f64())
+            .filter(|n| *n >= 0.0 && n.fract() == 0.0)
+            .map_or(0, |n| n as u64)
+    };
+    value.is_object().then(|| Usage {
+        prompt_tokens: count("promptTokens"),
+        completion_tokens: count("completionTokens"),
+    })
+}
+
 fn controller() -> Result<AbortController, Error> {
     AbortController::new().map_err(|_| Error::model("no AbortController"))
 }
@@ -162,7 +219,7 @@ impl Sent {
         self.messages.truncate(same);
         self.objects.set_length(same as u32);
         for message in &messages[same..] {
-            let object = to_js(message)
+            let object = to_js(&ForModel(message))
                 .map_err(|_| Error::model("could not pass the prompt to the JS model"))?;
             self.objects.push(&object);
             self.messages
@@ -172,10 +229,33 @@ impl Sent {
     }
 }
 
+/// A message as the model function sees it: its JSON, and the reasoning an assistant turn
+/// began with (`thinking`), which the trajectory's prompt leaves out but an API may want back.
+struct ForModel<'a>(&'a Message);
+
+impl ToJson for ForModel<'_> {
+    fn write_json(&self, out: &mut JsonWriter) {
+        let m = self.0;
+        let mut fields: Vec<(&str, &dyn ToJson)> = vec![("role", &m.role), ("content", &m.content)];
+        if !m.tool_calls.is_empty() {
+            fields.push(("tool_calls", &m.tool_calls));
+        }
+        if let Some(id) = &m.tool_call_id {
+            fields.push(("tool_call_id", id));
+        }
+        if let Some(thinking) = &m.thinking {
+            fields.push(("thinking", thinking));
+        }
+        out.object(&fields);
+    }
+}
+
 /// A message that is only a role and a text (the text formats' messages): the ones [`Sent`]
 /// reuses. Those with tool calls are converted every time.
 fn plain(message: &Message) -> Option<(Role, &str)> {
-    let plain = message.tool_calls.is_empty() && message.tool_call_id.is_none();
+    let plain = message.tool_calls.is_empty()
+        && message.tool_call_id.is_none()
+        && message.thinking.is_none();
     plain.then_some((message.role, &message.content))
 }
 
@@ -239,7 +319,7 @@ impl Model for JsModel {
             let result = self
                 .function
                 .call2(&JsValue::NULL, &messages, &options)
-                .map_err(|e| Error::model(format!("the JS model threw: {}", describe(&e))));
+                .map_err(|e| thrown(&e, "the JS model threw"));
             let mut streamed = false;
             let mut given_up = false;
             let outcome = match result {
@@ -253,9 +333,17 @@ impl Model for JsModel {
                         // Drain first: everything streamed before the Promise settled counts.
                         loop {
                             let next = inbox.borrow_mut().deltas.pop_front();
-                            let Some(text) = next else { break };
-                            streamed = true;
-                            if !inbox.borrow().stopped && !on_delta(Delta::Text(&text)) {
+                            let Some(piece) = next else { break };
+                            let delta = match &piece {
+                                Piece::Text(text) => {
+                                    streamed = true;
+                                    Delta::Text(text)
+                                }
+                                Piece::Reasoning(text) => Delta::Reasoning(text),
+                                Piece::Note(text) => Delta::Note(text),
+                                Piece::Usage(usage) => Delta::Usage(*usage),
+                            };
+                            if !inbox.borrow().stopped && !on_delta(delta) {
                                 inbox.borrow_mut().stopped = true;
                                 controller.abort();
                             }
@@ -276,7 +364,7 @@ impl Model for JsModel {
                         Poll::Pending
                     })
                     .await
-                    .map_err(|e| Error::model(format!("the JS model failed: {}", describe(&e))))
+                    .map_err(|e| thrown(&e, "the JS model failed"))
                 }
             };
             let stopped = {
@@ -294,6 +382,19 @@ impl Model for JsModel {
             let value = outcome?;
             reply(&value, streamed || stopped, on_delta)
         })
+    }
+}
+
+/// A thrown value as an error: one of tao's kinds keeps its kind and message (the providers'
+/// module throws those); anything else is the model's failure, quoted after `what`.
+pub(super) fn thrown(error: &JsValue, what: &str) -> Error {
+    let kind = Reflect::get(error, &"kind".into())
+        .ok()
+        .and_then(|k| k.as_string())
+        .and_then(|k| ErrorKind::from_name(&k));
+    match kind {
+        Some(kind) if error.is_object() => Error::new(kind, describe(error)),
+        _ => Error::model(format!("{what}: {}", describe(error))),
     }
 }
 
@@ -349,11 +450,17 @@ fn reply(value: &JsValue, streamed: bool, on_delta: OnDelta<'_>) -> Result<Reply
                 arguments,
             });
         }
-        let usage = json(get("usage"));
-        if usage.is_object() {
-            result.usage = Some(Usage {
-                prompt_tokens: usage["promptTokens"].as_u64().unwrap_or_default(),
-                completion_tokens: usage["completionTokens"].as_u64().unwrap_or_default(),
+        result.usage = read_usage(&get("usage"));
+        let thinking = json(get("thinking"));
+        if thinking.is_object() {
+            let text = |key: &str| thinking[key].as_str().unwrap_or_default().to_string();
+            let redacted = thinking["redacted"].as_array().into_iter().flatten();
+            result.thinking = Some(Thinking {
+                text: text("text"),
+                signature: text("signature"),
+                redacted: redacted
+                    .filter_map(|r| r.as_str().map(str::to_string))
+                    .collect(),
             });
         }
     }

@@ -17,31 +17,39 @@
 //! `Send`: they hold JS values, and a browser tab has one thread. Errors cross as JS `Error`s
 //! that keep their kind (`error.kind`: `"config"`, `"network"`, `"auth"`, ...).
 
+// The core's API (the `net-module` build exports only the providers' module: see `net_module`).
+#[cfg(not(feature = "net-module"))]
 mod agent;
+#[cfg(not(feature = "net-module"))]
+mod api;
+#[cfg(not(feature = "net-module"))]
 mod eval;
 mod fetch;
 mod host;
+#[cfg(not(feature = "net-module"))]
 mod js_model;
+#[cfg(not(feature = "net-module"))]
 mod js_tool;
+// The providers: loaded on demand by the core built without them, exported by their module.
+#[cfg(feature = "providers")]
+mod connect;
+#[cfg(not(feature = "providers"))]
+mod net;
+#[cfg(feature = "net-module")]
+mod net_module;
 
 use crate::error::Error;
-use crate::format::Lang;
-use crate::host::Host;
-use crate::llm::connection;
-use crate::llm::http::HttpModel;
-use crate::scenarios;
-use crate::settings::{BUILTIN_TOOLS, PROVIDERS};
-use crate::to_json::{JsonWriter, ToJson};
-use crate::tools::knowledge;
-use crate::trajectory::Trajectory;
+use crate::settings::Settings;
+use crate::to_json::ToJson;
+#[cfg(not(feature = "net-module"))]
 pub use agent::JsAgent;
-use fetch::WebTransport;
-use host::WebHost;
-use js_sys::{Promise, Reflect, JSON};
-use std::rc::Rc;
+#[cfg(not(feature = "net-module"))]
+pub use api::*;
+use js_sys::{Reflect, JSON};
+use serde_json::Value;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
+#[cfg(not(feature = "net-module"))]
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = include_str!("types.d.ts");
 
@@ -72,130 +80,6 @@ extern "C" {
     fn console_error(message: &str);
 }
 
-/// The version of tao.
-#[wasm_bindgen]
-pub fn version() -> String {
-    env!("CARGO_PKG_VERSION").into()
-}
-
-/// Loads the offline data the shipped wasm leaves out: the texts of `data/scenarios.json` and
-/// `data/knowledge.json` (either may be left out), replacing what was loaded; throws on a bad file.
-#[wasm_bindgen(js_name = loadOfflineData)]
-pub fn load_offline_data(
-    #[wasm_bindgen(unchecked_param_type = "OfflineData")] data: JsValue,
-) -> Result<(), JsValue> {
-    let text = |key: &str| -> Result<Option<String>, JsValue> {
-        match get(&data, key) {
-            v if v.is_undefined() || v.is_null() => Ok(None),
-            v => v.as_string().map(Some).ok_or_else(|| {
-                js_error(&Error::config(format!(
-                    "loadOfflineData: {key} must be the text of data/{key}.json, not {}",
-                    type_of(&v)
-                )))
-            }),
-        }
-    };
-    if let Some(bundle) = text("scenarios")? {
-        scenarios::install(&bundle).map_err(|e| js_error(&e))?;
-    }
-    if let Some(pages) = text("knowledge")? {
-        knowledge::install(&pages).map_err(|e| js_error(&e))?;
-    }
-    Ok(())
-}
-
-/// The offline scenarios loaded (none before `loadOfflineData`), with texts in `lang` ("en" or
-/// "zh").
-#[wasm_bindgen(unchecked_return_type = "ScenarioInfo[]")]
-pub fn scenarios(lang: Option<String>) -> Result<JsValue, JsError> {
-    let lang = lang
-        .as_deref()
-        .and_then(Lang::from_name)
-        .unwrap_or(Lang::En);
-    struct Info(scenarios::Scenario, Lang);
-    impl ToJson for Info {
-        fn write_json(&self, out: &mut JsonWriter) {
-            let Info(s, lang) = self;
-            out.object(&[
-                ("name", &s.name),
-                ("title", &s.title.get(*lang)),
-                ("description", &s.description.get(*lang)),
-                ("task", &s.task(*lang)),
-                ("format", &s.format),
-                ("maxSteps", &s.max_steps),
-                ("memoryTokens", &s.memory_tokens),
-                ("reflectEvery", &s.reflect_every),
-                ("tools", &s.tools),
-                ("gold", &s.gold.as_ref().map(|g| g.get(*lang))),
-                ("modes", &s.mode_names()),
-            ]);
-        }
-    }
-    let list: Vec<Info> = scenarios::all()
-        .into_iter()
-        .map(|s| Info(s, lang))
-        .collect();
-    to_js(&list)
-}
-
-/// The providers over HTTP, with their default base URL, an example model, and whether they
-/// need a key (the page builds its Model panel from this).
-#[wasm_bindgen(unchecked_return_type = "ProviderInfo[]")]
-pub fn providers() -> Result<JsValue, JsValue> {
-    struct Info(&'static crate::settings::Provider);
-    impl ToJson for Info {
-        fn write_json(&self, out: &mut JsonWriter) {
-            let p = self.0;
-            out.object(&[
-                ("name", &p.name),
-                ("baseUrl", &p.base_url),
-                ("model", &p.model),
-                ("needsKey", &p.needs_key),
-            ]);
-        }
-    }
-    to_js(&PROVIDERS.iter().map(Info).collect::<Vec<_>>()).map_err(JsValue::from)
-}
-
-/// The names of the tools built into the core (the `tools` setting takes these, and the names
-/// of tools registered with `registerTool`).
-#[wasm_bindgen(js_name = builtinTools, unchecked_return_type = "string[]")]
-pub fn builtin_tools() -> Result<JsValue, JsValue> {
-    to_js(&BUILTIN_TOOLS).map_err(JsValue::from)
-}
-
-/// Sends a tiny request to the configured provider and reports what came back (the reply,
-/// latency, token counts); throws an Error naming the cause and the fix when it fails.
-#[wasm_bindgen(js_name = testConnection, unchecked_return_type = "Promise<ConnectionReport>")]
-pub fn test_connection(
-    #[wasm_bindgen(unchecked_param_type = "AgentConfig")] config: JsValue,
-) -> Promise {
-    future_to_promise(async move {
-        let endpoint = agent::read_settings(&config)
-            .map_err(|e| js_error(&e))?
-            .endpoint
-            .ok_or_else(|| {
-                js_error(&Error::config(
-                    "testConnection needs a provider: openai, ollama or anthropic",
-                ))
-            })?;
-        let host: Rc<dyn Host> = Rc::new(WebHost { approve: None });
-        let transport = Rc::new(WebTransport { signal: None });
-        let model = HttpModel::new(endpoint, transport, host.clone());
-        let report = connection::test_connection(&model, host.as_ref())
-            .await
-            .map_err(|e| js_error(&e))?;
-        to_js(&report).map_err(JsValue::from)
-    })
-}
-
-/// Reads a trajectory file (JSON text); throws an Error saying what is wrong with it.
-#[wasm_bindgen(js_name = parseTrajectory, unchecked_return_type = "Trajectory")]
-pub fn parse_trajectory(text: &str) -> Result<JsValue, JsValue> {
-    let trajectory = Trajectory::from_json(text).map_err(|e| js_error(&e))?;
-    to_js(&trajectory).map_err(JsValue::from)
-}
-
 /// An error as JavaScript sees it: an `Error` with the message, and its `kind`.
 pub(crate) fn js_error(error: &Error) -> JsValue {
     let js = js_sys::Error::new(&error.message);
@@ -218,6 +102,7 @@ fn get(object: &JsValue, key: &str) -> JsValue {
 }
 
 /// The message of a thrown JS value.
+#[cfg_attr(feature = "net-module", allow(dead_code))]
 pub(crate) fn describe(error: &JsValue) -> String {
     if let Some(e) = error.dyn_ref::<js_sys::Error>() {
         return String::from(e.message());
@@ -225,9 +110,30 @@ pub(crate) fn describe(error: &JsValue) -> String {
     error.as_string().unwrap_or_else(|| type_of(error))
 }
 
+#[cfg_attr(feature = "net-module", allow(dead_code))]
 pub(crate) fn type_of(value: &JsValue) -> String {
     value
         .js_typeof()
         .as_string()
         .unwrap_or_else(|| "a value".into())
+}
+
+/// Reads `new Agent(config)`'s settings: the object as JSON (a `model` function aside).
+#[cfg_attr(feature = "net-module", allow(dead_code))]
+pub(crate) fn read_settings(config: &JsValue) -> Result<Settings, Error> {
+    if !(config.is_undefined() || config.is_null() || config.is_object()) {
+        return Err(Error::config(
+            "the settings must be an object, e.g. {scenario: \"apple-ceo\"}",
+        ));
+    }
+    Settings::from_json(&json_of(config))
+}
+
+/// A JS value as JSON (functions and `undefined` fields left out, as `JSON.stringify` does).
+pub(crate) fn json_of(value: &JsValue) -> Value {
+    JSON::stringify(value)
+        .ok()
+        .and_then(|s| s.as_string())
+        .and_then(|s| serde_json::from_str(&s).ok())
+        .unwrap_or_default()
 }

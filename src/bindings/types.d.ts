@@ -61,13 +61,17 @@ export interface AgentOptions {
   /** Few-shot examples (e.g. the ReAct paper's) in place of the format's own worked example in "paper", "act", "cot" and "standard": the prompt's instructions stay, then "Here are some examples." and this text. */
   exemplars?: string;
 }
-/** A model in JS: stream with `onDelta` (it returns false when tao has read enough) and/or return the reply. `messages` is the whole prompt, a new array at each call; the messages a call shares with the one before are the same objects (read them, do not change them). */
+/** A model in JS: stream with `onDelta` (it returns false when tao has read enough) and/or return the reply. `messages` is the whole prompt, a new array at each call; the messages a call shares with the one before are the same objects (read them, do not change them). Besides text, `onDelta` takes the model's reasoning (`{reasoning}`: shown, never parsed), a note for the user (`{note}`: a retry, a dropped parameter) and the token counts so far (`{usage}`: kept if the call then fails). An `Error` thrown with one of tao's kinds as `kind` (`"auth"`, `"rate_limited"`, `"truncated"`, ...) keeps its kind and message; anything else thrown is the model's failure. */
 export type JsModelFunction = (messages: TaoMessage[], options: {
-  stop: string[]; tools: ToolSpecInit[]; signal: AbortSignal; onDelta: (text: string) => boolean;
+  stop: string[]; tools: ToolSpecInit[]; signal: AbortSignal;
+  onDelta: (delta: string | { reasoning: string } | { note: string } | { usage: JsModelUsage }) => boolean;
 }) => JsModelReply | Promise<JsModelReply>;
+export type JsModelUsage = { promptTokens: number; completionTokens: number };
 export type JsModelReply = string | void | {
   text?: string; toolCalls?: { id?: string; name: string; arguments: object | string }[];
-  usage?: { promptTokens: number; completionTokens: number };
+  usage?: JsModelUsage | null;
+  /** The reasoning the reply began with, sent back with this turn in later prompts (Anthropic wants its thinking block, signature and all, before tool calls). */
+  thinking?: { text: string; signature: string; redacted: string[] } | null;
 };
 /** What testConnection found. */
 export interface ConnectionReport {
@@ -77,6 +81,8 @@ export interface ConnectionReport {
 export interface TaoMessage {
   role: "system" | "user" | "assistant" | "tool"; content: string;
   tool_calls?: { id: string; name: string; arguments: unknown }[]; tool_call_id?: string;
+  /** An assistant turn's reasoning, when its model returned it (see JsModelReply). */
+  thinking?: { text: string; signature: string; redacted: string[] };
 }
 /** A tool: `parameters` is the JSON Schema of its input (inputs are checked against it before the call; without it, the model is told the tool takes one string, and the function receives the input unchecked, as the model wrote it: a string, or parsed JSON). */
 export interface ToolSpecInit { name: string; description: string; parameters?: object; needsApproval?: boolean; timeoutMs?: number; /** Calls of one reply may run at the same time (no side effects on shared state). */ concurrent?: boolean; }

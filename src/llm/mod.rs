@@ -11,16 +11,26 @@
 //! [`anthropic`] (Messages). Each maps a [`Request`] to its API's JSON and decodes its stream;
 //! [`http`] sends it (through a [`http::Transport`] the host supplies: `fetch` in a browser),
 //! retries what is worth retrying and turns failures into errors that name the fix; [`sse`]
-//! decodes Server-Sent Events from bytes split anywhere.
+//! decodes Server-Sent Events from bytes split anywhere. They are the `providers` feature: the
+//! shipped core wasm leaves them out and the page loads them as a module of their own when a
+//! run first needs one (see `bindings`); [`provider`]'s settings stay, so a bad setting is still
+//! caught when the agent is made.
 
+#[cfg(feature = "providers")]
 pub mod anthropic;
+#[cfg(feature = "providers")]
 mod assembly;
+#[cfg(feature = "providers")]
 pub mod connection;
+#[cfg(feature = "providers")]
 pub mod diagnose;
+#[cfg(feature = "providers")]
 pub mod http;
+#[cfg(feature = "providers")]
 pub mod openai;
 pub mod provider;
 pub mod scripted;
+#[cfg(feature = "providers")]
 pub mod sse;
 
 pub use crate::chat::{Message, Role, Thinking, ToolCall};

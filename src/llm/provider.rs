@@ -5,7 +5,9 @@
 //! failures) is the same for every API and lives in [`super::http`]. A new API is one file that
 //! implements [`Provider`], plus a name in [`Api`].
 
-use super::{anthropic, openai, Request};
+use super::Request;
+#[cfg(feature = "providers")]
+use super::{anthropic, openai};
 
 /// Which wire format an endpoint speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,10 +30,14 @@ impl Api {
 
     /// The short name.
     pub fn name(self) -> &'static str {
-        self.provider().name()
+        match self {
+            Api::OpenAi => "openai",
+            Api::Anthropic => "anthropic",
+        }
     }
 
     /// The mapping of this API.
+    #[cfg(feature = "providers")]
     pub fn provider(self) -> &'static dyn Provider {
         match self {
             Api::OpenAi => &openai::OpenAi,

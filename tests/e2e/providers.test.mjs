@@ -123,6 +123,36 @@ describe("formats", () => {
   });
 });
 
+describe("loading", () => {
+  // What the page fetched of the providers' module since it opened (the browser's own record).
+  const fetched = (page) =>
+    page.evaluate(() =>
+      performance
+        .getEntriesByType("resource")
+        .map((e) => new URL(e.name).pathname)
+        .filter((p) => p.includes("tao_net"))
+        .sort(),
+    );
+
+  it("the providers' module is fetched only when a run first needs a provider, and once", async () => {
+    const offline = await openPage(env, { query: "?scenario=apple-ceo" });
+    assert.equal(await runAndWait(offline), "answer");
+    assert.deepEqual(await fetched(offline), [], "an offline run loads no provider");
+    await offline.context().close();
+
+    mock.reset();
+    const page = await openWith({ provider: "openai" });
+    assert.deepEqual(await fetched(page), [], "a page set to a provider loads it only at Run");
+    assert.equal(await runAndWait(page), "answer");
+    assert.match((await texts(page, "answer"))[0], /Mobile, Alabama/);
+    assert.deepEqual(await fetched(page), ["/pkg/tao_net.js", "/pkg/tao_net_bg.wasm"]);
+    assert.equal(await runAndWait(page), "answer", "a second run");
+    assert.equal((await fetched(page)).length, 2, "loaded once");
+    assert.deepEqual(page.problems.errors, []);
+    await page.context().close();
+  });
+});
+
 describe("client stop", () => {
   it("a reply that runs on is cut at the invented Observation and the stream closed", async () => {
     mock.reset();

@@ -1,0 +1,137 @@
+//! The core's functions besides the `Agent`: the version, the offline data and scenarios, the
+//! providers and built-in tools the page lists, the connection test and the trajectory reader.
+
+use super::{get, js_error, read_settings, to_js, type_of};
+use crate::error::Error;
+use crate::format::Lang;
+use crate::scenarios;
+use crate::settings::{BUILTIN_TOOLS, PROVIDERS};
+use crate::to_json::{JsonWriter, ToJson};
+use crate::tools::knowledge;
+use crate::trajectory::Trajectory;
+use js_sys::Promise;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+/// The version of tao.
+#[wasm_bindgen]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").into()
+}
+
+/// Loads the offline data the shipped wasm leaves out: the texts of `data/scenarios.json` and
+/// `data/knowledge.json` (either may be left out), replacing what was loaded; throws on a bad file.
+#[wasm_bindgen(js_name = loadOfflineData)]
+pub fn load_offline_data(
+    #[wasm_bindgen(unchecked_param_type = "OfflineData")] data: JsValue,
+) -> Result<(), JsValue> {
+    let text = |key: &str| -> Result<Option<String>, JsValue> {
+        match get(&data, key) {
+            v if v.is_undefined() || v.is_null() => Ok(None),
+            v => v.as_string().map(Some).ok_or_else(|| {
+                js_error(&Error::config(format!(
+                    "loadOfflineData: {key} must be the text of data/{key}.json, not {}",
+                    type_of(&v)
+                )))
+            }),
+        }
+    };
+    if let Some(bundle) = text("scenarios")? {
+        scenarios::install(&bundle).map_err(|e| js_error(&e))?;
+    }
+    if let Some(pages) = text("knowledge")? {
+        knowledge::install(&pages).map_err(|e| js_error(&e))?;
+    }
+    Ok(())
+}
+
+/// The offline scenarios loaded (none before `loadOfflineData`), with texts in `lang` ("en" or
+/// "zh").
+#[wasm_bindgen(unchecked_return_type = "ScenarioInfo[]")]
+pub fn scenarios(lang: Option<String>) -> Result<JsValue, JsError> {
+    let lang = lang
+        .as_deref()
+        .and_then(Lang::from_name)
+        .unwrap_or(Lang::En);
+    struct Info(scenarios::Scenario, Lang);
+    impl ToJson for Info {
+        fn write_json(&self, out: &mut JsonWriter) {
+            let Info(s, lang) = self;
+            out.object(&[
+                ("name", &s.name),
+                ("title", &s.title.get(*lang)),
+                ("description", &s.description.get(*lang)),
+                ("task", &s.task(*lang)),
+                ("format", &s.format),
+                ("maxSteps", &s.max_steps),
+                ("memoryTokens", &s.memory_tokens),
+                ("reflectEvery", &s.reflect_every),
+                ("tools", &s.tools),
+                ("gold", &s.gold.as_ref().map(|g| g.get(*lang))),
+                ("modes", &s.mode_names()),
+            ]);
+        }
+    }
+    let list: Vec<Info> = scenarios::all()
+        .into_iter()
+        .map(|s| Info(s, lang))
+        .collect();
+    to_js(&list)
+}
+
+/// The providers over HTTP, with their default base URL, an example model, and whether they
+/// need a key (the page builds its Model panel from this).
+#[wasm_bindgen(unchecked_return_type = "ProviderInfo[]")]
+pub fn providers() -> Result<JsValue, JsValue> {
+    struct Info(&'static crate::settings::Provider);
+    impl ToJson for Info {
+        fn write_json(&self, out: &mut JsonWriter) {
+            let p = self.0;
+            out.object(&[
+                ("name", &p.name),
+                ("baseUrl", &p.base_url),
+                ("model", &p.model),
+                ("needsKey", &p.needs_key),
+            ]);
+        }
+    }
+    to_js(&PROVIDERS.iter().map(Info).collect::<Vec<_>>()).map_err(JsValue::from)
+}
+
+/// The names of the tools built into the core (the `tools` setting takes these, and the names
+/// of tools registered with `registerTool`).
+#[wasm_bindgen(js_name = builtinTools, unchecked_return_type = "string[]")]
+pub fn builtin_tools() -> Result<JsValue, JsValue> {
+    to_js(&BUILTIN_TOOLS).map_err(JsValue::from)
+}
+
+/// Sends a tiny request to the configured provider and reports what came back (the reply,
+/// latency, token counts); throws an Error naming the cause and the fix when it fails. (The
+/// settings are checked here; the request is the providers' business, in their module when
+/// this core was built without them.)
+#[wasm_bindgen(js_name = testConnection, unchecked_return_type = "Promise<ConnectionReport>")]
+pub fn test_connection(
+    #[wasm_bindgen(unchecked_param_type = "AgentConfig")] config: JsValue,
+) -> Promise {
+    future_to_promise(async move {
+        let endpoint = read_settings(&config)
+            .map_err(|e| js_error(&e))?
+            .endpoint
+            .ok_or_else(|| {
+                js_error(&Error::config(
+                    "testConnection needs a provider: openai, ollama or anthropic",
+                ))
+            })?;
+        #[cfg(feature = "providers")]
+        return super::connect::report(endpoint).await;
+        #[cfg(not(feature = "providers"))]
+        return super::net::test_connection(&endpoint).await;
+    })
+}
+
+/// Reads a trajectory file (JSON text); throws an Error saying what is wrong with it.
+#[wasm_bindgen(js_name = parseTrajectory, unchecked_return_type = "Trajectory")]
+pub fn parse_trajectory(text: &str) -> Result<JsValue, JsValue> {
+    let trajectory = Trajectory::from_json(text).map_err(|e| js_error(&e))?;
+    to_js(&trajectory).map_err(JsValue::from)
+}

@@ -1,0 +1,150 @@
+//! The providers, loaded on demand. The core built without them (the shipped wasm) does not
+//! carry the HTTP client, the SSE decoder and the two APIs' mappings: the first run that needs
+//! a provider (or the first connection test) imports their module, `tao_net.js` beside the core
+//! (built from this crate with the `net-module` feature), once; the model it makes is then
+//! called through the JS model interface ([`super::js_model`]), which carries everything a
+//! provider says: text, reasoning, notes and token counts as they stream, tool calls under the
+//! provider's ids, the thinking block to send back, and errors with their kind and message.
+//!
+//! The settings are read and checked here, so a bad one is an error when the agent is made, as
+//! before; the module gets them again (with the key: it is passed from module to module in
+//! memory, and held, as before, only by the HTTP model).
+
+use super::js_model::{thrown, JsModel};
+use super::{describe, get};
+use crate::error::{Error, ErrorKind};
+use crate::host::LocalBoxFuture;
+use crate::llm::provider::Settings as Endpoint;
+use crate::llm::{Model, OnDelta, Reply, Request};
+use js_sys::{Function, Object, Promise, Reflect};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::AbortSignal;
+
+// The module's glue and wasm are found beside the core's (this file is written to
+// `snippets/<crate>/inline0.js` under it). Node reads the wasm from the disk: its `fetch` does
+// not read `file:` URLs. A failed load is tried again by the next run.
+#[wasm_bindgen(inline_js = r#"
+let loading;
+export function load_net() {
+  loading ??= (async () => {
+    const net = await import(new URL("../../tao_net.js", import.meta.url).href);
+    const wasm = new URL("../../tao_net_bg.wasm", import.meta.url);
+    const fs = "node:fs/promises";
+    const bytes = wasm.protocol === "file:" ? (await import(fs)).readFile(wasm) : wasm;
+    await net.default({ module_or_path: await bytes });
+    return net;
+  })().catch((error) => {
+    loading = undefined;
+    throw error;
+  });
+  return loading;
+}
+"#)]
+extern "C" {
+    fn load_net() -> Promise;
+}
+
+/// The providers' module, loaded (once).
+async fn module() -> Result<JsValue, Error> {
+    JsFuture::from(load_net()).await.map_err(|e| {
+        Error::new(
+            ErrorKind::Network,
+            format!(
+                "could not load the providers' module (tao_net.js and tao_net_bg.wasm, beside tao_agent.js): {}",
+                describe(&e)
+            ),
+        )
+    })
+}
+
+/// One of the module's functions.
+async fn export(name: &str) -> Result<Function, Error> {
+    get(&module().await?, name)
+        .dyn_into::<Function>()
+        .map_err(|_| Error::model(format!("the providers' module has no {name}")))
+}
+
+/// The settings the module reads (the same names as the agent's).
+fn config(endpoint: &Endpoint) -> JsValue {
+    let object = Object::new();
+    let set = |key: &str, value: JsValue| {
+        let _ = Reflect::set(&object, &key.into(), &value);
+    };
+    set("provider", endpoint.api.name().into());
+    set("baseUrl", endpoint.base_url.as_str().into());
+    set("model", endpoint.model.as_str().into());
+    set("apiKey", endpoint.key.as_str().into());
+    if let Some(t) = endpoint.temperature {
+        set("temperature", t.into());
+    }
+    if let Some(n) = endpoint.max_tokens {
+        set("maxTokens", n.into());
+    }
+    set("firstByteTimeoutMs", endpoint.first_byte_ms.into());
+    set("idleTimeoutMs", endpoint.idle_ms.into());
+    object.into()
+}
+
+/// A provider, reached through its module: made at the first call of the run.
+pub(crate) struct NetModel {
+    name: String,
+    config: JsValue,
+    signal: Option<AbortSignal>,
+    model: RefCell<Option<Rc<JsModel>>>,
+}
+
+impl NetModel {
+    /// The provider at `endpoint`, for one run that `signal` can abort.
+    pub(crate) fn new(endpoint: &Endpoint, signal: Option<AbortSignal>) -> Self {
+        NetModel {
+            name: format!("{}:{}", endpoint.api.name(), endpoint.model),
+            config: config(endpoint),
+            signal,
+            model: RefCell::default(),
+        }
+    }
+
+    async fn model(&self) -> Result<Rc<JsModel>, Error> {
+        if let Some(model) = self.model.borrow().clone() {
+            return Ok(model);
+        }
+        let function = export("httpModel")
+            .await?
+            .call1(&JsValue::NULL, &self.config)
+            .map_err(|e| thrown(&e, "the providers' module failed"))?
+            .dyn_into::<Function>()
+            .map_err(|_| Error::model("the providers' module made no model"))?;
+        let model = Rc::new(JsModel::new(function, self.signal.clone()));
+        *self.model.borrow_mut() = Some(model.clone());
+        Ok(model)
+    }
+}
+
+impl Model for NetModel {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn complete<'a>(
+        &'a self,
+        request: Request<'a>,
+        on_delta: OnDelta<'a>,
+    ) -> LocalBoxFuture<'a, Result<Reply, Error>> {
+        Box::pin(async move {
+            let model = self.model().await?;
+            model.complete(request, on_delta).await
+        })
+    }
+}
+
+/// The connection test, run by the module: its report, or its error as it threw it.
+pub(crate) async fn test_connection(endpoint: &Endpoint) -> Result<JsValue, JsValue> {
+    let test = export("testConnection")
+        .await
+        .map_err(|e| super::js_error(&e))?;
+    let promise = test.call1(&JsValue::NULL, &config(endpoint))?;
+    JsFuture::from(Promise::resolve(&promise)).await
+}

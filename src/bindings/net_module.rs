@@ -1,0 +1,189 @@
+//! The providers' module (built with the `net-module` feature into `pkg/tao_net*`): the
+//! OpenAI-compatible and Anthropic providers as a model function, and the connection test.
+//! The core built without the providers loads it the first time a run needs one (see
+//! `super::net`); a page may also use it directly, as the model of any agent:
+//!
+//! ```js
+//! import initNet, { httpModel } from "./pkg/tao_net.js";
+//! await initNet();
+//! const agent = new Agent({ model: httpModel({ provider: "openai", model: "gpt-4o-mini", apiKey }) });
+//! ```
+//!
+//! The function speaks the JS model interface in full (`super::js_model` reads it): text,
+//! reasoning (`{reasoning}`), notes (`{note}`) and token counts (`{usage}`) through `onDelta`;
+//! `{toolCalls, usage, thinking}` when the reply is complete; and errors as `Error`s with tao's
+//! `kind`. One function is one run's model: it remembers the parameters its endpoint rejected.
+
+use super::connect;
+use super::fetch::WebTransport;
+use super::host::WebHost;
+use super::{get, js_error, json_of, to_js};
+use crate::chat::{Message, ToolSpec, Usage};
+use crate::error::Error;
+use crate::host::{Abort, LocalBoxFuture};
+use crate::http::{HttpRequest, HttpResponse, Transport};
+use crate::json::FromJson;
+use crate::llm::http::{HttpModel, Settings as Endpoint};
+use crate::llm::{Delta, Model, Reply, Request};
+use crate::settings::read_provider;
+use crate::to_json::{JsonWriter, Object as JsonObject, ToJson};
+use js_sys::{Function, Object, Promise, Reflect};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+use web_sys::AbortSignal;
+
+/// The provider that `config` (the agent's settings: `provider`, `baseUrl`, `model`, `apiKey`,
+/// `temperature`, `maxTokens`, the timeouts) names, as a model function
+/// `(messages, {stop, tools, signal, onDelta}) => Promise<{toolCalls, usage, thinking}>`.
+#[wasm_bindgen(js_name = httpModel, unchecked_return_type = "(messages: object[], options: object) => Promise<object>")]
+pub fn http_model(
+    #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] config: JsValue,
+) -> Result<JsValue, JsValue> {
+    let endpoint = endpoint(&config).map_err(|e| js_error(&e))?;
+    let signal = Rc::new(RefCell::new(None));
+    let transport = Rc::new(CallTransport(signal.clone()));
+    let model = Rc::new(HttpModel::new(
+        endpoint,
+        transport,
+        Rc::new(WebHost { approve: None }),
+    ));
+    let function = Closure::<dyn FnMut(JsValue, JsValue) -> Promise>::new(
+        move |messages: JsValue, options: JsValue| {
+            let (model, signal) = (model.clone(), signal.clone());
+            future_to_promise(async move { complete(&model, &signal, &messages, &options).await })
+        },
+    );
+    Ok(function.into_js_value())
+}
+
+/// Sends a tiny request to the provider `config` names and reports what came back; throws an
+/// Error naming the cause and the fix when it fails.
+#[wasm_bindgen(js_name = testConnection, unchecked_return_type = "Promise<ConnectionReport>")]
+pub fn test_connection(
+    #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] config: JsValue,
+) -> Promise {
+    future_to_promise(async move {
+        let endpoint = endpoint(&config).map_err(|e| js_error(&e))?;
+        connect::report(endpoint).await
+    })
+}
+
+fn endpoint(config: &JsValue) -> Result<Endpoint, Error> {
+    read_provider(&json_of(config))?
+        .ok_or_else(|| Error::config("give a provider: openai, ollama or anthropic"))
+}
+
+/// `fetch` with the signal of the call in progress (each call of a run has its own).
+struct CallTransport(Rc<RefCell<Option<AbortSignal>>>);
+
+impl Transport for CallTransport {
+    fn send(&self, request: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, Error>> {
+        let web = WebTransport {
+            signal: self.0.borrow().clone(),
+        };
+        Box::pin(async move { web.send(request).await })
+    }
+}
+
+/// One call: the request read from JS, the deltas forwarded to `onDelta` (which may stop the
+/// stream by returning `false`), the end of the reply returned.
+async fn complete(
+    model: &HttpModel,
+    call_signal: &RefCell<Option<AbortSignal>>,
+    messages: &JsValue,
+    options: &JsValue,
+) -> Result<JsValue, JsValue> {
+    let bad = |what: &str, e: String| js_error(&Error::model(format!("httpModel: {what}: {e}")));
+    let messages =
+        Vec::<Message>::from_value(&json_of(messages)).map_err(|e| bad("messages", e))?;
+    let list = |key: &str| match json_of(&get(options, key)) {
+        serde_json::Value::Null => serde_json::Value::Array(Vec::new()),
+        value => value,
+    };
+    let stop = Vec::<String>::from_value(&list("stop")).map_err(|e| bad("stop", e))?;
+    let tools = Vec::<ToolSpec>::from_value(&list("tools")).map_err(|e| bad("tools", e))?;
+    let signal = get(options, "signal").dyn_into::<AbortSignal>().ok();
+    let on_delta = get(options, "onDelta").dyn_into::<Function>().ok();
+
+    // The call's signal stops the request (fetch) and the waits between retries (the flag).
+    let abort = Abort::default();
+    let listener = Closure::<dyn FnMut()>::new({
+        let abort = abort.clone();
+        move || abort.abort()
+    });
+    if let Some(signal) = &signal {
+        let _ = signal.add_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
+        if signal.aborted() {
+            abort.abort();
+        }
+    }
+    *call_signal.borrow_mut() = signal.clone();
+    let mut forward = |delta: Delta| -> bool {
+        let Some(on_delta) = &on_delta else {
+            return true;
+        };
+        let value = match delta {
+            Delta::Text(text) => JsValue::from_str(text),
+            Delta::Reasoning(text) => one("reasoning", &JsValue::from_str(text)),
+            Delta::Note(text) => one("note", &JsValue::from_str(text)),
+            Delta::Usage(usage) => one("usage", &counts(&usage)),
+        };
+        on_delta
+            .call1(&JsValue::NULL, &value)
+            .is_ok_and(|more| more.as_bool() != Some(false))
+    };
+    let request = Request {
+        messages: &messages,
+        stop: &stop,
+        tools: &tools,
+        abort: &abort,
+    };
+    let reply = model.complete(request, &mut forward).await;
+    if let Some(signal) = &signal {
+        let _ =
+            signal.remove_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
+    }
+    let reply = reply.map_err(|e| js_error(&e))?;
+    to_js(&End(&reply)).map_err(JsValue::from)
+}
+
+/// `{key: value}`.
+fn one(key: &str, value: &JsValue) -> JsValue {
+    let object = Object::new();
+    let _ = Reflect::set(&object, &key.into(), value);
+    object.into()
+}
+
+/// Token counts as a JS model reports them.
+fn counts(usage: &Usage) -> JsValue {
+    to_js(&Counts(usage)).unwrap_or(JsValue::NULL)
+}
+
+struct Counts<'a>(&'a Usage);
+
+impl ToJson for Counts<'_> {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.object(&[
+            ("promptTokens", &self.0.prompt_tokens),
+            ("completionTokens", &self.0.completion_tokens),
+        ]);
+    }
+}
+
+/// The end of a reply, as a JS model returns it (its text went through `onDelta`).
+struct End<'a>(&'a Reply);
+
+impl ToJson for End<'_> {
+    fn write_json(&self, out: &mut JsonWriter) {
+        let reply = self.0;
+        let usage = reply.usage.as_ref().map(Counts);
+        JsonObject(&[
+            ("toolCalls", &reply.tool_calls),
+            ("usage", &usage),
+            ("thinking", &reply.thinking),
+        ])
+        .write_json(out);
+    }
+}
