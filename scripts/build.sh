@@ -7,18 +7,21 @@ scripts/install.sh build
 # Without the `bundled-data` feature: the scenarios and the offline search's pages are not
 # compiled in, but written beside the wasm as two files that the page fetches and installs
 # (`loadOfflineData`), so a page with its own model and tools never downloads them.
-# Without the `providers` feature either: the HTTP providers are a module of their own, built
-# from the same crate with the `net-module` feature (pkg/tao_net*), which the core imports the
-# first time a run needs a provider.
+# Without the `providers` and `builtin-tools` features either: the HTTP providers and the
+# built-in tools' code are modules of their own, built from the same crate with the
+# `net-module` and `tools-module` features (pkg/tao_net*, pkg/tao_tools*), which the core
+# imports the first time a run needs them.
 wasm=target/wasm32-unknown-unknown/release/tao_agent.wasm
 rm -rf pkg/snippets
-cargo build --release --lib --target wasm32-unknown-unknown --no-default-features --features net-module
-wasm-bindgen --target web --out-dir pkg --out-name tao_net "$wasm"
+for module in net tools; do
+  cargo build --release --lib --target wasm32-unknown-unknown --no-default-features --features "$module-module"
+  wasm-bindgen --target web --out-dir pkg --out-name "tao_$module" "$wasm"
+done
 cargo build --release --lib --target wasm32-unknown-unknown --no-default-features
 wasm-bindgen --target web --out-dir pkg "$wasm"
 # --converge repeats -Oz while it still shrinks the module; the producers and target-features
 # sections are metadata no browser reads. (Measured: -0.5 KB gzip over plain -Oz.)
-for module in tao_agent tao_net; do
+for module in tao_agent tao_net tao_tools; do
   node_modules/.bin/wasm-opt -Oz --converge --strip-producers --strip-target-features \
     "pkg/${module}_bg.wasm" -o "pkg/${module}_bg.wasm"
 done

@@ -5,6 +5,7 @@
 #   tao_agent.js, _bg.wasm    the core (wasm-bindgen's glue and the wasm)
 #   snippets/                 the core's loader of the providers' module
 #   tao_net.js, _bg.wasm      the providers over HTTP, loaded only when a run first needs one
+#   tao_tools.js, _bg.wasm    the built-in tools' code (the calculator), loaded at its first call
 #   tao-agent.js, .css        the element, and its stylesheet (the demo page's, used in Shadow DOM)
 #   trajectory.js, i18n.js    what the element draws with (the demo page's own modules)
 #   chart.js, picture.js      a tool's chart, drawn in its observation (loaded with the first one)
@@ -22,7 +23,7 @@ cd "$(dirname "$0")/.."
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 rm -rf dist
 mkdir -p dist
-cp pkg/tao_agent.js pkg/tao_agent_bg.wasm pkg/tao_net.js pkg/tao_net_bg.wasm pkg/tao_sandbox.js pkg/tao_sandbox_bg.wasm dist/
+cp pkg/tao_agent.js pkg/tao_agent_bg.wasm pkg/tao_net.js pkg/tao_net_bg.wasm pkg/tao_tools.js pkg/tao_tools_bg.wasm pkg/tao_sandbox.js pkg/tao_sandbox_bg.wasm dist/
 cp -r pkg/snippets dist/snippets
 cp -r pkg/data dist/data
 cp embed/tao.js embed/tao-agent.js www/trajectory.js www/i18n.js www/chart.js www/picture.js www/wasm-tool.js www/sandbox.js dist/
@@ -51,6 +52,7 @@ cat > dist/package.json <<JSON
   "sideEffects": ["./tao.js"],
   "files": [
     "tao.js", "tao.d.ts", "tao_agent.js", "tao_agent_bg.wasm", "snippets", "tao_net.js", "tao_net_bg.wasm",
+    "tao_tools.js", "tao_tools_bg.wasm",
     "tao-agent.js", "tao-agent.css",
     "trajectory.js", "i18n.js", "chart.js", "picture.js", "wasm-tool.js", "sandbox.js", "sandbox-worker.js",
     "tao_sandbox.js", "tao_sandbox_bg.wasm", "data/scenarios.json", "data/knowledge.json", "README.md"

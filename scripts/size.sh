@@ -34,13 +34,16 @@
 # to keep its headroom. Goal and ceiling came down by 15 KiB when the providers over HTTP left the
 # core: the HTTP client, the SSE decoder, OpenAI's and Anthropic's mappings, the diagnostics and the
 # connection test are a module of their own (pkg/tao_net*, printed below, not in this figure),
-# imported by the core the first time a run needs a provider: 189,872 -> 174,522 B. The ceiling is today's size plus a little headroom, so a regression fails the
+# imported by the core the first time a run needs a provider: 189,872 -> 174,628 B. And by 10
+# KiB more when the calculator's code (its parser, and the maths library under it: 9.5 KB of the
+# core) moved to the built-in tools' module (pkg/tao_tools*), loaded at its first call; the core
+# keeps its description: 174,628 -> 164,166 B. The ceiling is today's size plus a little headroom, so a regression fails the
 # build long before it reaches the goal; lower it as size work lands (and raise it only with a
 # reason in the commit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-GOAL_GZIP=$((171 * 1024 + 512))
-CEILING_GZIP=$((171 * 1024))
+GOAL_GZIP=$((161 * 1024 + 512))
+CEILING_GZIP=$((161 * 1024))
 gz() { gzip -9 -c "$1" | wc -c; }
 wasm=pkg/tao_agent_bg.wasm glue=pkg/tao_agent.js
 core=$(( $(gz "$wasm") + $(gz "$glue") ))
@@ -52,9 +55,11 @@ for f in index.html www/*.js www/*.css; do [ -f "$f" ] && page=$((page + $(gz "$
 data=0
 for f in pkg/data/*.json; do [ -f "$f" ] && data=$((data + $(gz "$f"))); done
 printf '%-28s %9s %9d\n' "core wasm + glue" "" "$core"
-# Loaded on demand: the providers, by the first run that needs one.
-net=$(( $(gz pkg/tao_net_bg.wasm) + $(gz pkg/tao_net.js) ))
-printf '%-28s %9s %9d\n' "providers (pkg/tao_net*)" "" "$net"
+# Loaded on demand: the providers, and the built-in tools' code, by the first run that needs them.
+for module in net tools; do
+  size=$(( $(gz "pkg/tao_${module}_bg.wasm") + $(gz "pkg/tao_${module}.js") ))
+  printf '%-28s %9s %9d\n' "on demand (pkg/tao_${module}*)" "" "$size"
+done
 printf '%-28s %9s %9d\n' "page (html, www/)" "" "$page"
 printf '%-28s %9s %9d\n' "offline data (pkg/data/)" "" "$data"
 printf '%-28s %9s %9d\n' "everything the page loads" "" "$((core + page + data))"

@@ -140,6 +140,9 @@ pub struct Parts {
     /// Tools made by the host (JavaScript functions), registered after the built-ins: a name
     /// they share with a built-in is theirs.
     pub tools: Vec<Rc<dyn Tool>>,
+    /// The built-in tools this build does not carry, as the host reaches them (the page's core
+    /// loads them from the tools' module): each takes a built-in's place, under its name.
+    pub builtins: Vec<Rc<dyn Tool>>,
     /// A model played by the host (a JavaScript function), used unless a provider is set. In a
     /// build without the `providers` feature (the page's core), the host plays the provider
     /// too: with a provider set, this is the host's way to it (the page loads the providers'
@@ -256,6 +259,7 @@ impl Settings {
             host,
             transport,
             tools: host_tools,
+            builtins,
             model: host_model,
         } = parts;
         let network = |what: &str| {
@@ -295,7 +299,7 @@ impl Settings {
             ));
         }
         let lang = self.config.lang;
-        let mut tools: Registry = crate::tools::builtin(&builtin, lang.name())?;
+        let mut tools: Registry = crate::tools::builtin_with(&builtin, lang.name(), &builtins)?;
         if names.iter().any(|n| n == "search_docs") && !is_host_tool("search_docs") {
             // A scenario's own pages come first: its rules are written against them.
             let own = self.scenario.as_ref().and_then(|s| s.docs.as_ref());
@@ -397,6 +401,7 @@ pub fn offline_agent(
         transport: None,
         tools: Vec::new(),
         model: None,
+        builtins: Vec::new(),
     })
 }
 

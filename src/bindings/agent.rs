@@ -285,6 +285,11 @@ impl JsAgent {
                 .iter()
                 .map(|t| Rc::new(t.clone()) as Rc<dyn Tool>)
                 .collect(),
+            // The built-in tools this core does not carry, from the tools' module.
+            #[cfg(not(feature = "builtin-tools"))]
+            builtins: super::module_tool::builtins(),
+            #[cfg(feature = "builtin-tools")]
+            builtins: Vec::new(),
             model,
         })
     }

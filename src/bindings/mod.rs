@@ -16,40 +16,56 @@
 //! speaks JSON for trajectories, so this costs no extra code in the wasm. Futures here are not
 //! `Send`: they hold JS values, and a browser tab has one thread. Errors cross as JS `Error`s
 //! that keep their kind (`error.kind`: `"config"`, `"network"`, `"auth"`, ...).
+// The tools' module uses none of the helpers below.
+#![cfg_attr(feature = "tools-module", allow(dead_code))]
 
-// The core's API (the `net-module` build exports only the providers' module: see `net_module`).
-#[cfg(not(feature = "net-module"))]
+// The core's API (the modules' builds export only their own functions: `net_module`,
+// `tools_module`).
+#[cfg(not(any(feature = "net-module", feature = "tools-module")))]
 mod agent;
-#[cfg(not(feature = "net-module"))]
+#[cfg(not(any(feature = "net-module", feature = "tools-module")))]
 mod api;
-#[cfg(not(feature = "net-module"))]
+#[cfg(not(any(feature = "net-module", feature = "tools-module")))]
 mod eval;
+#[cfg(not(feature = "tools-module"))]
 mod fetch;
+#[cfg(not(feature = "tools-module"))]
 mod host;
-#[cfg(not(feature = "net-module"))]
+#[cfg(not(any(feature = "net-module", feature = "tools-module")))]
 mod js_model;
-#[cfg(not(feature = "net-module"))]
+#[cfg(not(any(feature = "net-module", feature = "tools-module")))]
 mod js_tool;
-// The providers: loaded on demand by the core built without them, exported by their module.
+// What the core built without it loads on demand (`modules`): the providers (`net`) and the
+// built-in tools' code (`module_tool`); and the modules that export them.
 #[cfg(feature = "providers")]
 mod connect;
-#[cfg(not(feature = "providers"))]
+#[cfg(not(any(feature = "builtin-tools", feature = "net-module")))]
+mod module_tool;
+#[cfg(not(any(
+    all(feature = "providers", feature = "builtin-tools"),
+    feature = "net-module",
+    feature = "tools-module"
+)))]
+mod modules;
+#[cfg(not(any(feature = "providers", feature = "tools-module")))]
 mod net;
 #[cfg(feature = "net-module")]
 mod net_module;
+#[cfg(feature = "tools-module")]
+mod tools_module;
 
 use crate::error::Error;
 use crate::settings::Settings;
 use crate::to_json::ToJson;
-#[cfg(not(feature = "net-module"))]
+#[cfg(not(any(feature = "net-module", feature = "tools-module")))]
 pub use agent::JsAgent;
-#[cfg(not(feature = "net-module"))]
+#[cfg(not(any(feature = "net-module", feature = "tools-module")))]
 pub use api::*;
 use js_sys::{Reflect, JSON};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-#[cfg(not(feature = "net-module"))]
+#[cfg(not(any(feature = "net-module", feature = "tools-module")))]
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = include_str!("types.d.ts");
 
@@ -102,7 +118,10 @@ fn get(object: &JsValue, key: &str) -> JsValue {
 }
 
 /// The message of a thrown JS value.
-#[cfg_attr(feature = "net-module", allow(dead_code))]
+#[cfg_attr(
+    any(feature = "net-module", feature = "tools-module"),
+    allow(dead_code)
+)]
 pub(crate) fn describe(error: &JsValue) -> String {
     if let Some(e) = error.dyn_ref::<js_sys::Error>() {
         return String::from(e.message());
@@ -110,7 +129,10 @@ pub(crate) fn describe(error: &JsValue) -> String {
     error.as_string().unwrap_or_else(|| type_of(error))
 }
 
-#[cfg_attr(feature = "net-module", allow(dead_code))]
+#[cfg_attr(
+    any(feature = "net-module", feature = "tools-module"),
+    allow(dead_code)
+)]
 pub(crate) fn type_of(value: &JsValue) -> String {
     value
         .js_typeof()
@@ -119,7 +141,10 @@ pub(crate) fn type_of(value: &JsValue) -> String {
 }
 
 /// Reads `new Agent(config)`'s settings: the object as JSON (a `model` function aside).
-#[cfg_attr(feature = "net-module", allow(dead_code))]
+#[cfg_attr(
+    any(feature = "net-module", feature = "tools-module"),
+    allow(dead_code)
+)]
 pub(crate) fn read_settings(config: &JsValue) -> Result<Settings, Error> {
     if !(config.is_undefined() || config.is_null() || config.is_object()) {
         return Err(Error::config(

@@ -11,8 +11,8 @@
 //! memory, and held, as before, only by the HTTP model).
 
 use super::js_model::{thrown, JsModel};
-use super::{describe, get};
-use crate::error::{Error, ErrorKind};
+use super::modules;
+use crate::error::Error;
 use crate::host::LocalBoxFuture;
 use crate::llm::provider::Settings as Endpoint;
 use crate::llm::{Model, OnDelta, Reply, Request};
@@ -23,48 +23,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
 
-// The module's glue and wasm are found beside the core's (this file is written to
-// `snippets/<crate>/inline0.js` under it). Node reads the wasm from the disk: its `fetch` does
-// not read `file:` URLs. A failed load is tried again by the next run.
-#[wasm_bindgen(inline_js = r#"
-let loading;
-export function load_net() {
-  loading ??= (async () => {
-    const net = await import(new URL("../../tao_net.js", import.meta.url).href);
-    const wasm = new URL("../../tao_net_bg.wasm", import.meta.url);
-    const fs = "node:fs/promises";
-    const bytes = wasm.protocol === "file:" ? (await import(fs)).readFile(wasm) : wasm;
-    await net.default({ module_or_path: await bytes });
-    return net;
-  })().catch((error) => {
-    loading = undefined;
-    throw error;
-  });
-  return loading;
-}
-"#)]
-extern "C" {
-    fn load_net() -> Promise;
-}
-
-/// The providers' module, loaded (once).
-async fn module() -> Result<JsValue, Error> {
-    JsFuture::from(load_net()).await.map_err(|e| {
-        Error::new(
-            ErrorKind::Network,
-            format!(
-                "could not load the providers' module (tao_net.js and tao_net_bg.wasm, beside tao_agent.js): {}",
-                describe(&e)
-            ),
-        )
-    })
-}
-
 /// One of the module's functions.
 async fn export(name: &str) -> Result<Function, Error> {
-    get(&module().await?, name)
-        .dyn_into::<Function>()
-        .map_err(|_| Error::model(format!("the providers' module has no {name}")))
+    modules::export("tao_net", "the providers' module", name).await
 }
 
 /// The settings the module reads (the same names as the agent's).

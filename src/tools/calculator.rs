@@ -37,11 +37,11 @@ const MAX_DEPTH: usize = 64;
 pub fn tool() -> Rc<dyn Tool> {
     let mut tool = FnTool::new(
         "calculator",
-        "Evaluates an arithmetic expression, e.g. 60 * 35 + 500 or sqrt(2) ^ 3. Supports + - * / % ^, parentheses, pi, e, and sqrt abs exp ln log log2 sin cos tan floor ceil round min max pow.",
+        super::CALCULATOR,
         "expression",
         |expression: &str| evaluate(expression).map(format_number),
     );
-    tool.spec_mut().concurrent = true; // no state: calls cannot disturb each other
+    *tool.spec_mut() = super::calculator_spec();
     Rc::new(tool)
 }
 

@@ -6,6 +6,7 @@
 //! failure, both shown to the model as observations: [`ToolError::BadInput`] is the model's
 //! mistake (counted as a bad call), [`ToolError::Failed`] is the tool's (not counted).
 
+#[cfg(feature = "builtin-tools")]
 pub mod calculator;
 pub mod docs;
 pub mod knowledge;
@@ -262,9 +263,45 @@ impl<F: Fn(&str) -> Result<String, ToolError>> Tool for FnTool<F> {
     }
 }
 
+/// The calculator's description (the tool is in [`calculator`], when this build carries it).
+pub const CALCULATOR: &str = "Evaluates an arithmetic expression, e.g. 60 * 35 + 500 or sqrt(2) ^ 3. Supports + - * / % ^, parentheses, pi, e, and sqrt abs exp ln log log2 sin cos tan floor ceil round min max pow.";
+
+/// What the model is told about the calculator: one string, `expression`; calls may run at
+/// once (it has no state).
+pub fn calculator_spec() -> ToolSpec {
+    ToolSpec {
+        concurrent: true,
+        ..ToolSpec::new("calculator", CALCULATOR, string_schema("expression"))
+    }
+}
+
 /// The built-in tools called `names` (`search`, `lookup`, `calculator`), in that order;
 /// `lang` picks the language of the offline knowledge base.
 pub fn builtin(names: &[String], lang: &str) -> Result<Registry, crate::error::Error> {
+    builtin_with(names, lang, &[])
+}
+
+/// [`builtin`], where a build without the `builtin-tools` feature takes the tools it does not
+/// carry from `elsewhere` (the page's core: the tools' module, loaded at the first call).
+pub fn builtin_with(
+    names: &[String],
+    lang: &str,
+    elsewhere: &[Rc<dyn Tool>],
+) -> Result<Registry, crate::error::Error> {
+    #[cfg(feature = "builtin-tools")]
+    let _ = elsewhere;
+    #[cfg(not(feature = "builtin-tools"))]
+    let calculator = || {
+        elsewhere
+            .iter()
+            .find(|t| t.spec().name == "calculator")
+            .cloned()
+            .ok_or_else(|| {
+                crate::error::Error::config(
+                    "this build of tao has no calculator: register one with registerTool",
+                )
+            })
+    };
     let mut registry = Registry::new();
     // `search` and `lookup` share one browser state, so they are made together, and only when
     // asked for (reading the knowledge base is the costly part of building an agent).
@@ -273,7 +310,10 @@ pub fn builtin(names: &[String], lang: &str) -> Result<Registry, crate::error::E
         match name.as_str() {
             "search" => registry.register(knowledge.get_or_insert_with(|| knowledge::tools(lang))[0].clone()),
             "lookup" => registry.register(knowledge.get_or_insert_with(|| knowledge::tools(lang))[1].clone()),
+            #[cfg(feature = "builtin-tools")]
             "calculator" => registry.register(calculator::tool()),
+            #[cfg(not(feature = "builtin-tools"))]
+            "calculator" => registry.register(calculator()?),
             "search_docs" => {
                 return Err(crate::error::Error::config(
                     "search_docs needs the documents to search: set docs to a list of {title, url, text} or to the URL of a JSON file of them",

@@ -182,6 +182,48 @@ describe("tools", () => {
   });
 });
 
+describe("built-in tools' code", () => {
+  // What the page fetched of the tools' module since it opened (the browser's own record).
+  const fetched = (page) =>
+    page.evaluate(() =>
+      performance
+        .getEntriesByType("resource")
+        .map((e) => new URL(e.name).pathname)
+        .filter((p) => p.includes("tao_tools"))
+        .sort(),
+    );
+
+  it("the calculator's code loads at its first call, and its answers and errors are the tool's", async () => {
+    const page = await openPage(env, { query: "?scenario=water&lang=en" });
+    assert.deepEqual(await fetched(page), [], "nothing before a run");
+    await run(page);
+    assert.equal(await waitStopped(page), "answer");
+    assert.deepEqual(await fetched(page), ["/pkg/tao_tools.js", "/pkg/tao_tools_bg.wasm"]);
+    const observations = await texts(page, "observation");
+    assert.match(observations.at(-1), /2600$/, "60 * 35 + 500");
+    assert.match((await texts(page, "answer"))[0], /About 2600 ml/);
+    // Straight through the JS API: a bad input is the model's mistake, a division by zero the tool's.
+    const results = await page.evaluate(async () => {
+      const { Agent } = await import("/pkg/tao_agent.js");
+      const out = [];
+      for (const expression of ["2 +", "1 / 0", "2 ^ 10"]) {
+        const agent = new Agent({ tools: ["calculator"], replies: [`Action: calculator\nAction Input: ${expression}`, "Final Answer: done"] });
+        const t = await agent.run("calculate");
+        const s = t.steps[0];
+        out.push({ observation: s.observation, bad: t.stats.n_badcalls });
+      }
+      return out;
+    });
+    assert.equal(results[0].bad, 1, "a bad input counts as a bad call");
+    assert.match(results[0].observation, /ends too early/);
+    assert.equal(results[1].bad, 0, "a failure of the tool is not the model's");
+    assert.match(results[1].observation, /division by zero/);
+    assert.equal(results[2].observation, "1024");
+    assert.deepEqual(page.problems.errors, []);
+    await page.context().close();
+  });
+});
+
 describe("search_docs", () => {
   it("searches the documents of a JSON file fetched at the first search, with BM25", async () => {
     const page = await openPage(env, { query: "?lang=en" });

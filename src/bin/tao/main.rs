@@ -163,6 +163,7 @@ mod cli {
                 transport: None,
                 tools: Vec::new(),
                 model: None,
+                builtins: Vec::new(),
             })
             .map_err(|e| e.message)?;
         let trajectory = block_on(agent.run(&task, &mut |_| {}));
@@ -257,6 +258,7 @@ mod cli {
                             transport: None,
                             tools: Vec::new(),
                             model: None,
+                            builtins: Vec::new(),
                         })
                     })
                     .map_err(|e| e.message)?;
