@@ -5,7 +5,8 @@
 #   tao_agent.js, _bg.wasm    the core (wasm-bindgen's glue and the wasm)
 #   snippets/                 the core's loader of the providers' module
 #   tao_net.js, _bg.wasm      the providers over HTTP, loaded only when a run first needs one
-#   tao_tools.js, _bg.wasm    the built-in tools' code (the calculator), loaded at its first call
+#   tao_tools.js, _bg.wasm    the built-in tools' code (calculator, MediaWiki, search_docs), loaded
+#                             at a tool's first call
 #   tao-agent.js, .css        the element, and its stylesheet (the demo page's, used in Shadow DOM)
 #   trajectory.js, i18n.js    what the element draws with (the demo page's own modules)
 #   chart.js, picture.js      a tool's chart, drawn in its observation (loaded with the first one)

@@ -37,13 +37,15 @@
 # imported by the core the first time a run needs a provider: 189,872 -> 174,628 B. And by 10
 # KiB more when the calculator's code (its parser, and the maths library under it: 9.5 KB of the
 # core) moved to the built-in tools' module (pkg/tao_tools*), loaded at its first call; the core
-# keeps its description: 174,628 -> 164,166 B. The ceiling is today's size plus a little headroom, so a regression fails the
+# keeps its description: 174,628 -> 164,166 B. By 13 KiB more when the rest of the built-in
+# tools' code followed it (search and lookup over a live MediaWiki, search_docs' BM25 index and
+# passages, and with them the core's fetch transport): 164,166 -> 150,849 B. The ceiling is today's size plus a little headroom, so a regression fails the
 # build long before it reaches the goal; lower it as size work lands (and raise it only with a
 # reason in the commit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-GOAL_GZIP=$((161 * 1024 + 512))
-CEILING_GZIP=$((161 * 1024))
+GOAL_GZIP=$((148 * 1024 + 512))
+CEILING_GZIP=$((148 * 1024))
 gz() { gzip -9 -c "$1" | wc -c; }
 wasm=pkg/tao_agent_bg.wasm glue=pkg/tao_agent.js
 core=$(( $(gz "$wasm") + $(gz "$glue") ))

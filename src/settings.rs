@@ -24,7 +24,9 @@ use crate::llm::Model;
 use crate::scenarios::{self, Scenario};
 use crate::tools::docs::{self, Doc};
 use crate::tools::knowledge;
-use crate::tools::wikipedia::{self, Wiki};
+#[cfg(feature = "builtin-tools")]
+use crate::tools::wikipedia;
+use crate::tools::wikipedia::Wiki;
 use crate::tools::{Registry, Tool};
 use serde_json::{Map, Value};
 use std::rc::Rc;
@@ -130,6 +132,18 @@ pub struct Settings {
     pub docs: Option<Docs>,
 }
 
+/// The built-in tools' code, for a build without the `builtin-tools` feature: the host makes
+/// each tool, behind the spec the core keeps (so prompts are the same before anything is
+/// loaded), from its settings.
+pub trait Elsewhere {
+    /// The calculator.
+    fn calculator(&self) -> Rc<dyn Tool>;
+    /// `search` and `lookup` over the live MediaWiki `wiki`, sharing one open page.
+    fn wiki(&self, wiki: &Wiki) -> Vec<Rc<dyn Tool>>;
+    /// `search_docs` over `docs`: given, or the file at a URL (fetched at the first search).
+    fn docs(&self, docs: &Docs) -> Rc<dyn Tool>;
+}
+
 /// What only the host can supply to build an agent.
 pub struct Parts {
     /// The clock, the timer and the person who approves tool calls.
@@ -140,9 +154,9 @@ pub struct Parts {
     /// Tools made by the host (JavaScript functions), registered after the built-ins: a name
     /// they share with a built-in is theirs.
     pub tools: Vec<Rc<dyn Tool>>,
-    /// The built-in tools this build does not carry, as the host reaches them (the page's core
-    /// loads them from the tools' module): each takes a built-in's place, under its name.
-    pub builtins: Vec<Rc<dyn Tool>>,
+    /// The built-in tools' code, where this build does not carry it (the page's core takes it
+    /// from the tools' module); `None` elsewhere.
+    pub elsewhere: Option<Rc<dyn Elsewhere>>,
     /// A model played by the host (a JavaScript function), used unless a provider is set. In a
     /// build without the `providers` feature (the page's core), the host plays the provider
     /// too: with a provider set, this is the host's way to it (the page loads the providers'
@@ -259,9 +273,21 @@ impl Settings {
             host,
             transport,
             tools: host_tools,
-            builtins,
+            elsewhere,
             model: host_model,
         } = parts;
+        // The built-in tools' code, where this build does not carry it.
+        let given = elsewhere;
+        #[cfg(not(feature = "builtin-tools"))]
+        let elsewhere = || {
+            given.as_deref().ok_or_else(|| {
+                Error::config("this build of tao has no code for the built-in tools")
+            })
+        };
+        #[cfg_attr(
+            not(any(feature = "providers", feature = "builtin-tools")),
+            allow(unused_variables)
+        )]
         let network = |what: &str| {
             transport.clone().ok_or_else(|| {
                 Error::config(format!(
@@ -299,17 +325,24 @@ impl Settings {
             ));
         }
         let lang = self.config.lang;
-        let mut tools: Registry = crate::tools::builtin_with(&builtin, lang.name(), &builtins)?;
+        let mut tools: Registry =
+            crate::tools::builtin_with(&builtin, lang.name(), given.as_deref())?;
         if names.iter().any(|n| n == "search_docs") && !is_host_tool("search_docs") {
             // A scenario's own pages come first: its rules are written against them.
             let own = self.scenario.as_ref().and_then(|s| s.docs.as_ref());
             let own = own.map(|path| Docs::At(path.get(lang).to_string()));
             match own.as_ref().or(self.docs.as_ref()) {
+                // This build does not carry the search: the host's way to it.
+                #[cfg(not(feature = "builtin-tools"))]
+                Some(docs) => tools.register(elsewhere()?.docs(docs)),
+                #[cfg(feature = "builtin-tools")]
                 Some(Docs::Given(list)) => tools.register(docs::tool(list.clone())),
                 // Without a network (the CLI, the tests), a path is read from the disk.
+                #[cfg(feature = "builtin-tools")]
                 Some(Docs::At(path)) if transport.is_none() && !path.contains("://") => {
                     tools.register(docs::tool(local_docs(path)?))
                 }
+                #[cfg(feature = "builtin-tools")]
                 Some(Docs::At(url)) => {
                     tools.register(docs::tool_from_url(url, network("docs from a URL")?))
                 }
@@ -320,7 +353,11 @@ impl Settings {
         }
         // `search` and `lookup` over a live MediaWiki replace the built-in pages' versions.
         if let Some(wiki) = &self.wiki {
-            for tool in wikipedia::tools(wiki.clone(), network("wiki")?) {
+            #[cfg(feature = "builtin-tools")]
+            let wiki_tools = wikipedia::tools(wiki.clone(), network("wiki")?);
+            #[cfg(not(feature = "builtin-tools"))]
+            let wiki_tools = elsewhere()?.wiki(wiki);
+            for tool in wiki_tools {
                 if builtin
                     .iter()
                     .any(|n| n.eq_ignore_ascii_case(&tool.spec().name))
@@ -401,7 +438,7 @@ pub fn offline_agent(
         transport: None,
         tools: Vec::new(),
         model: None,
-        builtins: Vec::new(),
+        elsewhere: None,
     })
 }
 
@@ -468,7 +505,7 @@ impl Reader<'_> {
 
 /// A documents file read from the disk, for a host with no network: the CLI and the tests read
 /// a scenario's pages from the repository (paths are relative to the working directory).
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(all(not(target_arch = "wasm32"), feature = "builtin-tools"))]
 fn local_docs(path: &str) -> Result<Vec<Doc>, Error> {
     let text = std::fs::read_to_string(path).map_err(|e| {
         Error::config(format!(
@@ -481,7 +518,7 @@ fn local_docs(path: &str) -> Result<Vec<Doc>, Error> {
 }
 
 /// In a page there is always a network (`fetch`), so a path is never read from a disk.
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "builtin-tools"))]
 fn local_docs(path: &str) -> Result<Vec<Doc>, Error> {
     Err(Error::config(format!(
         "the documents at {path} need the network, which this host does not give"

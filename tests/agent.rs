@@ -394,7 +394,7 @@ fn without_the_offline_data_a_run_says_how_to_load_it() {
             transport: None,
             tools: Vec::new(),
             model: None,
-            builtins: Vec::new(),
+            elsewhere: None,
         })
     };
     let message = |settings| agent(settings).err().map(|e| e.message).unwrap_or_default();

@@ -285,7 +285,7 @@ fn offline(settings: Value) -> Result<tao_agent::Agent, tao_agent::Error> {
         transport: None,
         tools: Vec::new(),
         model: None,
-        builtins: Vec::new(),
+        elsewhere: None,
     })
 }
 

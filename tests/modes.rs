@@ -305,7 +305,7 @@ fn exemplars_stand_in_for_the_worked_example() {
             transport: None,
             tools: Vec::new(),
             model: None,
-            builtins: Vec::new(),
+            elsewhere: None,
         })
         .unwrap();
     let system = &agent.prompt(&agent.start("q"))[0].content;

@@ -1,7 +1,6 @@
 //! The `Agent` class: settings checked at construction, JS tools registered on it, and each
 //! `run` building a fresh loop from them (so runs do not share tool state).
 
-use super::fetch::WebTransport;
 use super::host::WebHost;
 use super::js_model::JsModel;
 use super::js_tool::JsTool;
@@ -280,16 +279,23 @@ impl JsAgent {
         };
         self.settings.agent(Parts {
             host: Rc::new(WebHost { approve }),
-            transport: Some(Rc::new(WebTransport { signal })),
+            // Only the providers and the built-in tools reach the network (the core built
+            // without them leaves it to their modules).
+            #[cfg(any(feature = "providers", feature = "builtin-tools"))]
+            transport: Some(Rc::new(super::fetch::WebTransport { signal })),
+            #[cfg(not(any(feature = "providers", feature = "builtin-tools")))]
+            transport: None,
             tools: tools
                 .iter()
                 .map(|t| Rc::new(t.clone()) as Rc<dyn Tool>)
                 .collect(),
-            // The built-in tools this core does not carry, from the tools' module.
+            // The built-in tools' code, when this core does not carry it: the tools' module.
             #[cfg(not(feature = "builtin-tools"))]
-            builtins: super::module_tool::builtins(),
+            elsewhere: Some(Rc::new(super::module_tool::FromModule {
+                signal: signal.clone(),
+            })),
             #[cfg(feature = "builtin-tools")]
-            builtins: Vec::new(),
+            elsewhere: None,
             model,
         })
     }

@@ -16,7 +16,7 @@
 //! speaks JSON for trajectories, so this costs no extra code in the wasm. Futures here are not
 //! `Send`: they hold JS values, and a browser tab has one thread. Errors cross as JS `Error`s
 //! that keep their kind (`error.kind`: `"config"`, `"network"`, `"auth"`, ...).
-// The tools' module uses none of the helpers below.
+// The tools' module uses only some of the helpers below.
 #![cfg_attr(feature = "tools-module", allow(dead_code))]
 
 // The core's API (the modules' builds export only their own functions: `net_module`,
@@ -27,7 +27,7 @@ mod agent;
 mod api;
 #[cfg(not(any(feature = "net-module", feature = "tools-module")))]
 mod eval;
-#[cfg(not(feature = "tools-module"))]
+#[cfg(any(feature = "providers", feature = "builtin-tools"))]
 mod fetch;
 #[cfg(not(feature = "tools-module"))]
 mod host;

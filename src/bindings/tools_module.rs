@@ -1,20 +1,81 @@
 //! The tools' module (built with the `tools-module` feature into `pkg/tao_tools*`): the code of
-//! the built-in tools the shipped core leaves out (`super::module_tool` calls it). Each function
-//! takes the tool's one string input and returns its observation, or throws an `Error` whose
-//! `kind` says whose failure it is: `bad_input` (the model's: the message says what was
-//! expected) or `failed` (the tool's).
+//! the built-in tools the shipped core leaves out (`super::module_tool` drives it). A `Toolbox`
+//! is one agent's tools of one kind, made from their settings: `calculator`; `wiki` (`search`
+//! and `lookup` over a live MediaWiki, sharing their open page: `{api, variant, signal}`);
+//! `docs` (`search_docs` over `{docs: [...]}` or the file at `{url}`). `call(name, input)`
+//! resolves to the observation, or rejects with an `Error` whose `kind` says whose failure it
+//! is: `bad_input` (the model's: the message says what was expected) or `failed` (the tool's).
 
-use crate::tools::calculator::{evaluate, format_number};
-use crate::tools::ToolError;
-use js_sys::Reflect;
+use super::fetch::WebTransport;
+use super::{get, js_error, json_of};
+use crate::error::Error;
+use crate::tools::docs::{self, read_docs};
+use crate::tools::wikipedia::{self, Wiki};
+use crate::tools::{calculator, Tool, ToolError};
+use js_sys::{Promise, Reflect};
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+use web_sys::AbortSignal;
 
-/// The calculator: `expression`'s value, written as the tool writes it.
+/// One agent's built-in tools of one kind.
 #[wasm_bindgen]
-pub fn calculator(expression: &str) -> Result<String, JsValue> {
-    evaluate(expression)
-        .map(format_number)
-        .map_err(|e| thrown(&e))
+pub struct Toolbox {
+    tools: Vec<Rc<dyn Tool>>,
+}
+
+#[wasm_bindgen]
+impl Toolbox {
+    /// The tools of `kind` (`calculator`, `wiki`, `docs`), made from `config`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(kind: &str, config: JsValue) -> Result<Toolbox, JsValue> {
+        let signal = get(&config, "signal").dyn_into::<AbortSignal>().ok();
+        let transport = || {
+            Rc::new(WebTransport {
+                signal: signal.clone(),
+            })
+        };
+        let text = |key: &str| get(&config, key).as_string();
+        let tools = match kind {
+            "calculator" => vec![calculator::tool()],
+            "wiki" => {
+                let api = text("api").ok_or_else(|| bad("wiki needs {api}"))?;
+                let variant = match text("variant").as_deref() {
+                    Some("zh-cn") => Some("zh-cn"),
+                    _ => None,
+                };
+                wikipedia::tools(Wiki { api, variant }, transport())
+            }
+            "docs" => match text("url") {
+                Some(url) => vec![docs::tool_from_url(&url, transport())],
+                None => {
+                    let list = read_docs(&json_of(&get(&config, "docs")))
+                        .map_err(|e| bad(&format!("docs: {e}")))?;
+                    vec![docs::tool(list)]
+                }
+            },
+            other => return Err(bad(&format!("no built-in tools of the kind \"{other}\""))),
+        };
+        Ok(Toolbox { tools })
+    }
+
+    /// Runs the tool called `name` on `input` (the value the model wrote, checked by the core).
+    pub fn call(&self, name: &str, input: JsValue) -> Promise {
+        let tool = self.tools.iter().find(|t| t.spec().name == name).cloned();
+        let input = json_of(&input);
+        let name = name.to_string();
+        future_to_promise(async move {
+            let tool = tool.ok_or_else(|| bad(&format!("no tool called {name} here")))?;
+            match tool.call(&input).await {
+                Ok(output) => Ok(output.text.into()),
+                Err(error) => Err(thrown(&error)),
+            }
+        })
+    }
+}
+
+fn bad(message: &str) -> JsValue {
+    js_error(&Error::config(message))
 }
 
 fn thrown(error: &ToolError) -> JsValue {

@@ -12,7 +12,7 @@
 //! `bundled-data` feature). The shipped wasm leaves them out (5 KB gzip that a page with its own
 //! tools never reads); the page that wants them fetches the file and hands it to [`install`].
 
-use super::{FnTool, Tool, ToolError};
+use super::{FnTool, Tool, ToolError, ToolSpec};
 use crate::error::Error;
 use crate::json::{FromJson, Object};
 use crate::text::{fold_case, folded, sentences};
@@ -170,15 +170,21 @@ pub fn tools(lang: &str) -> Vec<Rc<dyn Tool>> {
 /// over a live wiki.
 pub(crate) fn lookup_tool(browser: Rc<RefCell<Browser>>) -> Rc<dyn Tool> {
     Rc::new(
-        FnTool::new(
-            "lookup",
-            "Returns the next sentence containing a keyword in the page opened by the last search.",
-            "keyword",
-            move |keyword: &str| browser.borrow_mut().lookup(keyword),
-        )
+        FnTool::new("lookup", LOOKUP, "keyword", move |keyword: &str| {
+            browser.borrow_mut().lookup(keyword)
+        })
         .replaying()
         .paging(),
     )
+}
+
+/// What the model is told `lookup` does.
+const LOOKUP: &str =
+    "Returns the next sentence containing a keyword in the page opened by the last search.";
+
+/// What the model is told about `lookup` (offline, and over a live wiki).
+pub fn lookup_spec() -> ToolSpec {
+    ToolSpec::new("lookup", LOOKUP, super::string_schema("keyword"))
 }
 
 /// The page whose title or alias best matches `query`: an exact match, then the longest alias

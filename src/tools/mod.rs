@@ -278,29 +278,23 @@ pub fn calculator_spec() -> ToolSpec {
 /// The built-in tools called `names` (`search`, `lookup`, `calculator`), in that order;
 /// `lang` picks the language of the offline knowledge base.
 pub fn builtin(names: &[String], lang: &str) -> Result<Registry, crate::error::Error> {
-    builtin_with(names, lang, &[])
+    builtin_with(names, lang, None)
 }
 
-/// [`builtin`], where a build without the `builtin-tools` feature takes the tools it does not
+/// [`builtin`], where a build without the `builtin-tools` feature takes the code it does not
 /// carry from `elsewhere` (the page's core: the tools' module, loaded at the first call).
 pub fn builtin_with(
     names: &[String],
     lang: &str,
-    elsewhere: &[Rc<dyn Tool>],
+    elsewhere: Option<&dyn crate::settings::Elsewhere>,
 ) -> Result<Registry, crate::error::Error> {
     #[cfg(feature = "builtin-tools")]
     let _ = elsewhere;
     #[cfg(not(feature = "builtin-tools"))]
     let calculator = || {
-        elsewhere
-            .iter()
-            .find(|t| t.spec().name == "calculator")
-            .cloned()
-            .ok_or_else(|| {
-                crate::error::Error::config(
-                    "this build of tao has no calculator: register one with registerTool",
-                )
-            })
+        elsewhere.map(|e| e.calculator()).ok_or_else(|| {
+            crate::error::Error::config("this build of tao has no code for the calculator")
+        })
     };
     let mut registry = Registry::new();
     // `search` and `lookup` share one browser state, so they are made together, and only when

@@ -17,21 +17,41 @@
 //! `error`) the tool fails: the model reads an error observation naming the host, and the run
 //! goes on.
 
+#[cfg(feature = "builtin-tools")]
 use super::knowledge::{lookup_tool, Browser};
-use super::{string_schema, text_input, Tool, ToolError, ToolOutput, ToolSpec};
+use super::{string_schema, ToolSpec};
+#[cfg(feature = "builtin-tools")]
+use super::{text_input, Tool, ToolError, ToolOutput};
 use crate::error::Error;
+#[cfg(feature = "builtin-tools")]
 use crate::host::LocalBoxFuture;
+#[cfg(feature = "builtin-tools")]
 use crate::http::{read_reply, HttpRequest, Transport};
+#[cfg(feature = "builtin-tools")]
 use crate::json::{FromJson, Object};
+#[cfg(feature = "builtin-tools")]
 use crate::text::sentences;
+#[cfg(feature = "builtin-tools")]
 use serde_json::Value;
+#[cfg(feature = "builtin-tools")]
 use std::cell::RefCell;
+#[cfg(feature = "builtin-tools")]
 use std::rc::Rc;
 
 /// The largest reply read from the wiki (a long article's plain text is about 200 KB).
+#[cfg(feature = "builtin-tools")]
 const MAX_REPLY_BYTES: usize = 2 << 20;
 /// How many similar titles a miss lists (the paper's `result_titles[:5]`).
+#[cfg(feature = "builtin-tools")]
 const SIMILAR_SHOWN: &str = "5";
+/// What the model is told `search` does over a live wiki.
+const SEARCH: &str = "Searches Wikipedia for an entity (a person, place, company, topic) and returns the first sentences of its page, or similar titles when there is no page.";
+
+/// What the model is told about `search` over a live wiki (`lookup` is the offline one's:
+/// [`super::knowledge::lookup_spec`]). A build without the tools' code keeps these.
+pub fn search_spec() -> ToolSpec {
+    ToolSpec::new("search", SEARCH, string_schema("query"))
+}
 
 /// Which MediaWiki to ask, read from a setting by [`Wiki::parse`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -149,14 +169,11 @@ pub fn encode(text: &str) -> String {
 
 /// The two tools, `search` and `lookup`, sharing one open page, asking `wiki` through
 /// `transport` (the browser's `fetch` in the page).
+#[cfg(feature = "builtin-tools")]
 pub fn tools(wiki: Wiki, transport: Rc<dyn Transport>) -> Vec<Rc<dyn Tool>> {
     let browser = Rc::new(RefCell::new(Browser::default()));
     let search = Search {
-        spec: ToolSpec::new(
-            "search",
-            "Searches Wikipedia for an entity (a person, place, company, topic) and returns the first sentences of its page, or similar titles when there is no page.",
-            string_schema("query"),
-        ),
+        spec: search_spec(),
         wiki,
         transport,
         browser: browser.clone(),
@@ -165,6 +182,7 @@ pub fn tools(wiki: Wiki, transport: Rc<dyn Transport>) -> Vec<Rc<dyn Tool>> {
 }
 
 /// `search[entity]`: needs the network, so it is a tool of its own rather than an `FnTool`.
+#[cfg(feature = "builtin-tools")]
 struct Search {
     spec: ToolSpec,
     wiki: Wiki,
@@ -172,6 +190,7 @@ struct Search {
     browser: Rc<RefCell<Browser>>,
 }
 
+#[cfg(feature = "builtin-tools")]
 impl Tool for Search {
     fn spec(&self) -> &ToolSpec {
         &self.spec
@@ -189,6 +208,7 @@ impl Tool for Search {
     }
 }
 
+#[cfg(feature = "builtin-tools")]
 impl Search {
     /// The paper's `search_step`: the page, or similar titles.
     async fn search(&self, entity: &str) -> Result<String, ToolError> {
@@ -297,6 +317,7 @@ impl Search {
     }
 }
 
+#[cfg(feature = "builtin-tools")]
 /// A page of `query.pages` (`{"title", "extract", "pageprops": {"disambiguation": ""}}`, or
 /// `{"title", "missing": true}`), or a hit of `query.search` (`{"title", ...}`).
 struct Page {
@@ -305,6 +326,7 @@ struct Page {
     disambiguation: bool,
 }
 
+#[cfg(feature = "builtin-tools")]
 impl FromJson for Page {
     fn from_value(value: &Value) -> Result<Self, String> {
         let o = Object::new(value, "a page")?;
@@ -321,6 +343,7 @@ impl FromJson for Page {
     }
 }
 
+#[cfg(feature = "builtin-tools")]
 /// The sentences of a plain-text extract, paragraph by paragraph (a sentence never runs across
 /// a line break, as in the paper's `get_page_obs`), without the `== Section ==` headings.
 fn page_sentences(extract: &str) -> Vec<&str> {
@@ -333,6 +356,7 @@ fn page_sentences(extract: &str) -> Vec<&str> {
     out
 }
 
+#[cfg(feature = "builtin-tools")]
 /// The start of an error body, on one line.
 fn preview(body: &[u8]) -> String {
     let text = String::from_utf8_lossy(body);

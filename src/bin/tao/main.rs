@@ -163,7 +163,7 @@ mod cli {
                 transport: None,
                 tools: Vec::new(),
                 model: None,
-                builtins: Vec::new(),
+                elsewhere: None,
             })
             .map_err(|e| e.message)?;
         let trajectory = block_on(agent.run(&task, &mut |_| {}));
@@ -258,7 +258,7 @@ mod cli {
                             transport: None,
                             tools: Vec::new(),
                             model: None,
-                            builtins: Vec::new(),
+                            elsewhere: None,
                         })
                     })
                     .map_err(|e| e.message)?;

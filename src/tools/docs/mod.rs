@@ -13,24 +13,37 @@
 //! - `index`: the BM25 index that ranks the pages for a query;
 //! - `passage`: which part of a page's text is shown.
 
-use super::{string_schema, FnTool, Tool, ToolError, ToolOutput, ToolSpec};
+use super::{string_schema, ToolSpec};
+#[cfg(feature = "builtin-tools")]
+use super::{FnTool, Tool, ToolError, ToolOutput};
+#[cfg(feature = "builtin-tools")]
 use crate::host::LocalBoxFuture;
+#[cfg(feature = "builtin-tools")]
 use crate::http::{read_reply, HttpRequest, Transport};
 use crate::json::{invalid_type, FromJson, Object};
 use serde_json::Value;
+#[cfg(feature = "builtin-tools")]
 use std::cell::RefCell;
+#[cfg(feature = "builtin-tools")]
 use std::rc::Rc;
 
+// The search (a build without the tools' code keeps only the documents and the spec).
+#[cfg(feature = "builtin-tools")]
 mod index;
+#[cfg(feature = "builtin-tools")]
 mod passage;
+#[cfg(feature = "builtin-tools")]
 mod terms;
 
+#[cfg(feature = "builtin-tools")]
 pub use index::{Hit, Index};
+#[cfg(feature = "builtin-tools")]
 pub use passage::{snippet, PASSAGE_BYTES};
 
 /// How many pages the tool shows unless told otherwise.
 pub const RESULTS: usize = 3;
 /// How many titles the no-match observation lists, so the model learns what the pages cover.
+#[cfg(feature = "builtin-tools")]
 const TITLES_LISTED: usize = 5;
 /// What the model is told the tool does.
 const DESCRIPTION: &str = "Searches this site's documentation and returns the best-matching pages, each with its title, address and the passage that matches best.";
@@ -89,11 +102,13 @@ pub fn read_docs(json: &Value) -> Result<Vec<Doc>, String> {
 }
 
 /// The `search_docs` tool over `docs`, showing the best [`RESULTS`] pages.
+#[cfg(feature = "builtin-tools")]
 pub fn tool(docs: Vec<Doc>) -> Rc<dyn Tool> {
     tool_showing(docs, RESULTS)
 }
 
 /// The `search_docs` tool over `docs`, showing the best `results` pages (at least one).
+#[cfg(feature = "builtin-tools")]
 pub fn tool_showing(docs: Vec<Doc>, results: usize) -> Rc<dyn Tool> {
     let index = Index::new(docs);
     let mut tool = FnTool::new("search_docs", DESCRIPTION, "query", move |query: &str| {
@@ -104,6 +119,7 @@ pub fn tool_showing(docs: Vec<Doc>, results: usize) -> Rc<dyn Tool> {
 }
 
 // The observation is the tool's wording, so it is here rather than with the ranking.
+#[cfg(feature = "builtin-tools")]
 impl Index {
     /// The tool's observation for `query`: the best `results` pages as
     /// `[1] Title — url` and their best passage, or what the pages cover when none matches.
@@ -162,6 +178,7 @@ impl Index {
 /// [`read_docs`] reads), fetched through `transport` at the first search and kept. A file that
 /// cannot be fetched or read is an error observation naming the URL, and the next search tries
 /// again.
+#[cfg(feature = "builtin-tools")]
 pub fn tool_from_url(url: &str, transport: Rc<dyn Transport>) -> Rc<dyn Tool> {
     Rc::new(DocsAt {
         spec: spec(),
@@ -172,7 +189,7 @@ pub fn tool_from_url(url: &str, transport: Rc<dyn Transport>) -> Rc<dyn Tool> {
 }
 
 /// The spec of `search_docs`: searches only read, so calls may run together.
-fn spec() -> ToolSpec {
+pub fn spec() -> ToolSpec {
     ToolSpec {
         concurrent: true,
         ..ToolSpec::new("search_docs", DESCRIPTION, string_schema("query"))
@@ -180,8 +197,10 @@ fn spec() -> ToolSpec {
 }
 
 /// The largest documents file read (as for a wiki reply: 2 MB).
+#[cfg(feature = "builtin-tools")]
 const MAX_FILE_BYTES: usize = 2 << 20;
 
+#[cfg(feature = "builtin-tools")]
 struct DocsAt {
     spec: ToolSpec,
     url: String,
@@ -189,6 +208,7 @@ struct DocsAt {
     loaded: RefCell<Option<Rc<dyn Tool>>>,
 }
 
+#[cfg(feature = "builtin-tools")]
 impl Tool for DocsAt {
     fn spec(&self) -> &ToolSpec {
         &self.spec
@@ -216,6 +236,7 @@ impl Tool for DocsAt {
     }
 }
 
+#[cfg(feature = "builtin-tools")]
 impl DocsAt {
     async fn fetch(&self) -> Result<Vec<Doc>, String> {
         let request = HttpRequest::get(self.url.clone());
