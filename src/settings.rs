@@ -22,11 +22,13 @@ use crate::llm::provider::{Api, Settings as Endpoint, FIRST_BYTE_MS, IDLE_MS};
 use crate::llm::scripted::{Policy, Scripted};
 use crate::llm::Model;
 use crate::scenarios::{self, Scenario};
-use crate::tools::docs::{self, Doc};
+use crate::tools::docs;
+pub use crate::tools::docs::Docs;
 use crate::tools::knowledge;
 #[cfg(feature = "builtin-tools")]
 use crate::tools::wikipedia;
 use crate::tools::wikipedia::Wiki;
+pub use crate::tools::Elsewhere;
 use crate::tools::{Registry, Tool};
 use serde_json::{Map, Value};
 use std::rc::Rc;
@@ -99,15 +101,6 @@ pub const PROVIDERS: &[Provider] = &[
 /// The tools built into the core, by the names `tools` takes.
 pub const BUILTIN_TOOLS: &[&str] = &["search", "lookup", "calculator", "search_docs"];
 
-/// What `search_docs` searches: the embedder's pages, or the URL of a JSON file of them.
-#[derive(Clone, Debug)]
-pub enum Docs {
-    /// Given in the settings.
-    Given(Vec<Doc>),
-    /// Fetched at the first search.
-    At(String),
-}
-
 /// Everything an agent is built from, checked.
 #[derive(Clone, Debug, Default)]
 pub struct Settings {
@@ -130,18 +123,6 @@ pub struct Settings {
     /// What `search_docs` searches, unless the scenario names its own pages (which win: its
     /// rules are written against them).
     pub docs: Option<Docs>,
-}
-
-/// The built-in tools' code, for a build without the `builtin-tools` feature: the host makes
-/// each tool, behind the spec the core keeps (so prompts are the same before anything is
-/// loaded), from its settings.
-pub trait Elsewhere {
-    /// The calculator.
-    fn calculator(&self) -> Rc<dyn Tool>;
-    /// `search` and `lookup` over the live MediaWiki `wiki`, sharing one open page.
-    fn wiki(&self, wiki: &Wiki) -> Vec<Rc<dyn Tool>>;
-    /// `search_docs` over `docs`: given, or the file at a URL (fetched at the first search).
-    fn docs(&self, docs: &Docs) -> Rc<dyn Tool>;
 }
 
 /// What only the host can supply to build an agent.
@@ -506,7 +487,7 @@ impl Reader<'_> {
 /// A documents file read from the disk, for a host with no network: the CLI and the tests read
 /// a scenario's pages from the repository (paths are relative to the working directory).
 #[cfg(all(not(target_arch = "wasm32"), feature = "builtin-tools"))]
-fn local_docs(path: &str) -> Result<Vec<Doc>, Error> {
+fn local_docs(path: &str) -> Result<Vec<docs::Doc>, Error> {
     let text = std::fs::read_to_string(path).map_err(|e| {
         Error::config(format!(
             "cannot read the documents at {path}: {e} (paths are read from the repository's root)"
@@ -519,7 +500,7 @@ fn local_docs(path: &str) -> Result<Vec<Doc>, Error> {
 
 /// In a page there is always a network (`fetch`), so a path is never read from a disk.
 #[cfg(all(target_arch = "wasm32", feature = "builtin-tools"))]
-fn local_docs(path: &str) -> Result<Vec<Doc>, Error> {
+fn local_docs(path: &str) -> Result<Vec<docs::Doc>, Error> {
     Err(Error::config(format!(
         "the documents at {path} need the network, which this host does not give"
     )))

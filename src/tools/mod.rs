@@ -263,6 +263,18 @@ impl<F: Fn(&str) -> Result<String, ToolError>> Tool for FnTool<F> {
     }
 }
 
+/// The built-in tools' code, for a build without the `builtin-tools` feature: the host makes
+/// each tool, behind the spec the core keeps (so prompts are the same before anything is
+/// loaded), from its settings.
+pub trait Elsewhere {
+    /// The calculator.
+    fn calculator(&self) -> Rc<dyn Tool>;
+    /// `search` and `lookup` over the live MediaWiki `wiki`, sharing one open page.
+    fn wiki(&self, wiki: &wikipedia::Wiki) -> Vec<Rc<dyn Tool>>;
+    /// `search_docs` over `docs`: given, or the file at a URL (fetched at the first search).
+    fn docs(&self, docs: &docs::Docs) -> Rc<dyn Tool>;
+}
+
 /// The calculator's description (the tool is in [`calculator`], when this build carries it).
 pub const CALCULATOR: &str = "Evaluates an arithmetic expression, e.g. 60 * 35 + 500 or sqrt(2) ^ 3. Supports + - * / % ^, parentheses, pi, e, and sqrt abs exp ln log log2 sin cos tan floor ceil round min max pow.";
 
@@ -286,7 +298,7 @@ pub fn builtin(names: &[String], lang: &str) -> Result<Registry, crate::error::E
 pub fn builtin_with(
     names: &[String],
     lang: &str,
-    elsewhere: Option<&dyn crate::settings::Elsewhere>,
+    elsewhere: Option<&dyn Elsewhere>,
 ) -> Result<Registry, crate::error::Error> {
     #[cfg(feature = "builtin-tools")]
     let _ = elsewhere;

@@ -48,6 +48,15 @@ const TITLES_LISTED: usize = 5;
 /// What the model is told the tool does.
 const DESCRIPTION: &str = "Searches this site's documentation and returns the best-matching pages, each with its title, address and the passage that matches best.";
 
+/// What `search_docs` searches: the embedder's pages, or the URL of a JSON file of them.
+#[derive(Clone, Debug)]
+pub enum Docs {
+    /// Given in the settings.
+    Given(Vec<Doc>),
+    /// Fetched at the first search.
+    At(String),
+}
+
 /// A page of the site, as the embedder gives it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Doc {
