@@ -3,6 +3,7 @@
 #
 #   tao.js, tao.d.ts          the entry (the core + <tao-agent> + <tao-trajectory>), its types
 #   tao_agent.js, _bg.wasm    the core (wasm-bindgen's glue and the wasm)
+#   snippets/                 the core's own JS, which the glue imports (values.js)
 #   tao-agent.js, .css        the element, and its stylesheet (the demo page's, used in Shadow DOM)
 #   trajectory.js, i18n.js    what the element draws with (the demo page's own modules)
 #   chart.js, picture.js      a tool's chart, drawn in its observation (loaded with the first one)
@@ -22,6 +23,7 @@ rm -rf dist
 mkdir -p dist
 cp pkg/tao_agent.js pkg/tao_agent_bg.wasm pkg/tao_sandbox.js pkg/tao_sandbox_bg.wasm dist/
 cp -r pkg/data dist/data
+cp -r pkg/snippets dist/snippets
 cp embed/tao.js embed/tao-agent.js www/trajectory.js www/i18n.js www/chart.js www/picture.js www/wasm-tool.js www/sandbox.js dist/
 sed 's#"\.\./pkg/tao_sandbox\.js"#"./tao_sandbox.js"#' www/sandbox-worker.js > dist/sandbox-worker.js
 grep -q '"./tao_sandbox.js"' dist/sandbox-worker.js || { echo "dist: sandbox-worker.js path not rewritten" >&2; exit 1; }
@@ -49,14 +51,14 @@ cat > dist/package.json <<JSON
   "files": [
     "tao.js", "tao.d.ts", "tao_agent.js", "tao_agent_bg.wasm", "tao-agent.js", "tao-agent.css",
     "trajectory.js", "i18n.js", "chart.js", "picture.js", "wasm-tool.js", "sandbox.js", "sandbox-worker.js",
-    "tao_sandbox.js", "tao_sandbox_bg.wasm", "data/scenarios.json", "data/knowledge.json", "README.md"
+    "tao_sandbox.js", "tao_sandbox_bg.wasm", "data/scenarios.json", "data/knowledge.json", "snippets/", "README.md"
   ]
 }
 JSON
 # What a page with <tao-agent> loads before Run works (the sandbox's files only come with a wasm tool).
 echo "dist/ (tao-agent $version):"
 total=0
-for f in tao.js tao_agent.js tao_agent_bg.wasm tao-agent.js tao-agent.css trajectory.js i18n.js; do
+for f in tao.js tao_agent.js tao_agent_bg.wasm $(cd dist && find snippets -name '*.js') tao-agent.js tao-agent.css trajectory.js i18n.js; do
   size=$(gzip -9c "dist/$f" | wc -c)
   total=$((total + size))
   printf '  %-22s %8d bytes gzip\n' "$f" "$size"

@@ -12,8 +12,8 @@
 //! const trajectory = await agent.run("What is ...?", { onEvent: (e) => console.log(e), signal });
 //! ```
 //!
-//! Values cross the boundary as JSON ([`crate::to_json`] here, `JSON.parse` there): the core already
-//! speaks JSON for trajectories, so this costs no extra code in the wasm. Futures here are not
+//! Values cross the boundary as what their JSON would parse to ([`crate::to_json`]'s writer
+//! records them, and [`values`] builds them in JS without the text). Futures here are not
 //! `Send`: they hold JS values, and a browser tab has one thread. Errors cross as JS `Error`s
 //! that keep their kind (`error.kind`: `"config"`, `"network"`, `"auth"`, ...).
 
@@ -23,6 +23,7 @@ mod fetch;
 mod host;
 mod js_model;
 mod js_tool;
+mod values;
 
 use crate::error::Error;
 use crate::format::Lang;
@@ -37,7 +38,7 @@ use crate::trajectory::Trajectory;
 pub use agent::JsAgent;
 use fetch::WebTransport;
 use host::WebHost;
-use js_sys::{Promise, Reflect, JSON};
+use js_sys::{Promise, Reflect};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
@@ -203,10 +204,9 @@ pub(crate) fn js_error(error: &Error) -> JsValue {
     js.into()
 }
 
-/// A Rust value as a plain JS value, through JSON.
+/// A Rust value as a plain JS value: the one its JSON would parse to (see [`values`]).
 pub(crate) fn to_js(value: &dyn ToJson) -> Result<JsValue, JsError> {
-    let json = crate::to_json::to_string(value);
-    JSON::parse(&json).map_err(|_| JsError::new("could not convert a value for JavaScript"))
+    Ok(values::to_js(value))
 }
 
 fn get(object: &JsValue, key: &str) -> JsValue {

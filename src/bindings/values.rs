@@ -1,0 +1,55 @@
+//! Rust values as JS values: each value is recorded on a [`Tape`] (by its `ToJson` impl, as
+//! for its JSON text), and `values.js` builds the JS value from the tape where it lies, in the
+//! wasm's memory: one call across, no JSON written or parsed. The value is the one
+//! `JSON.parse` would make of the JSON text, field for field.
+//!
+//! The tape's buffers are kept from value to value (a run records several per step). A
+//! listener that calls tao back while an event is delivered gets a tape of its own.
+
+use crate::to_json::{self, Tape, ToJson};
+use js_sys::Function;
+use std::cell::Cell;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(module = "/src/bindings/values.js")]
+extern "C" {
+    fn tao_memory(memory: JsValue);
+    fn tao_value(ops: u32, text: u32, text_length: u32, numbers: u32) -> JsValue;
+    fn tao_emit(listener: &Function, ops: u32, text: u32, text_length: u32, numbers: u32);
+}
+
+thread_local! {
+    static TAPE: Cell<Tape> = Cell::default();
+    static READY: Cell<bool> = const { Cell::new(false) };
+}
+
+/// `value` as a JS value.
+pub(crate) fn to_js(value: &dyn ToJson) -> JsValue {
+    on_tape(value, tao_value)
+}
+
+/// Calls `listener` with `value` as a JS value (an exception it throws is ignored).
+pub(crate) fn emit(listener: &Function, value: &dyn ToJson) {
+    on_tape(value, |ops, text, length, numbers| {
+        tao_emit(listener, ops, text, length, numbers)
+    })
+}
+
+fn on_tape<R>(value: &dyn ToJson, build: impl FnOnce(u32, u32, u32, u32) -> R) -> R {
+    if !READY.replace(true) {
+        tao_memory(wasm_bindgen::memory());
+    }
+    let tape = to_json::record(value, TAPE.take());
+    let address = |p: *const u8| p as usize as u32;
+    let built = build(
+        address(tape.ops.as_ptr().cast()),
+        address(tape.text.as_ptr()),
+        tape.text.len() as u32,
+        address(tape.numbers.as_ptr().cast()),
+    );
+    // A long trajectory's tape is not kept for the events that follow.
+    if tape.text.capacity() <= 1 << 16 {
+        TAPE.set(tape);
+    }
+    built
+}
