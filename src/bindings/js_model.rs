@@ -154,7 +154,7 @@ impl Sent {
             .zip(messages)
             .take_while(|(sent, now)| match (sent, plain(now)) {
                 (Some((role, text)), Some((now_role, now_text))) => {
-                    *role == now_role && text == now_text
+                    *role == now_role && crate::text::same(text, now_text)
                 }
                 _ => false,
             })
