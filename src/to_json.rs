@@ -49,6 +49,12 @@ fn write(value: &dyn ToJson, pretty: bool) -> String {
 
 /// Records `value` on `tape` (emptied first; its buffers are reused).
 pub fn record(value: &dyn ToJson, mut tape: Tape) -> Tape {
+    record_on(value, &mut tape);
+    tape
+}
+
+/// Records `value` on `tape` (emptied first; its buffers are reused).
+pub fn record_on(value: &dyn ToJson, tape: &mut Tape) {
     tape.ops.clear();
     tape.text.clear();
     tape.numbers.clear();
@@ -56,10 +62,10 @@ pub fn record(value: &dyn ToJson, mut tape: Tape) -> Tape {
         text: String::new(),
         pretty: false,
         depth: 0,
-        tape: Some(tape),
+        tape: Some(std::mem::take(tape)),
     };
     value.write_json(&mut out);
-    out.tape.unwrap_or_default()
+    *tape = out.tape.unwrap_or_default();
 }
 
 /// JSON text being written (or a value being recorded on a tape).
@@ -79,7 +85,8 @@ pub struct JsonWriter {
 ///   written one after the other (so JS decodes the text once, and cuts it);
 /// - [`Tape::OBJECT`] with its number of fields, each a key then a value; a key is a string,
 ///   or [`Tape::KEY`] with the length of a key that is part of the program, followed by its
-///   address (so JS decodes each of those once, and then finds it by its address);
+///   address (so JS decodes each of those once, and then finds it by its address); a value
+///   can be a [`Tape::KEY`] too: a name that is part of the program ([`JsonWriter::name`]);
 /// - [`Tape::ARRAY`] with its number of items.
 #[derive(Default)]
 pub struct Tape {
@@ -208,6 +215,18 @@ impl JsonWriter {
         self.text.push('"');
     }
 
+    /// Writes a string that is part of the program (a type's or a kind's name): on a tape,
+    /// like a key, by its address (see [`Tape::KEY`]).
+    pub fn name(&mut self, name: &'static str) {
+        match &mut self.tape {
+            Some(tape) => {
+                tape.op(Tape::KEY, name.len());
+                tape.ops.push(name.as_ptr() as usize as u32);
+            }
+            None => self.string(name),
+        }
+    }
+
     /// Writes a number (serde_json's digits: `itoa` for integers, `zmij` for floats).
     fn number(&mut self, number: &Number) {
         if let Some(tape) = &mut self.tape {
@@ -268,6 +287,15 @@ pub struct Object<'a>(pub &'a [(&'static str, &'a dyn ToJson)]);
 impl ToJson for Object<'_> {
     fn write_json(&self, out: &mut JsonWriter) {
         out.object(self.0);
+    }
+}
+
+/// A string that is part of the program, written with [`JsonWriter::name`].
+pub struct Name(pub &'static str);
+
+impl ToJson for Name {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.name(self.0);
     }
 }
 

@@ -3,8 +3,8 @@
 // writing or parsing any text. The tape is read in place, in the wasm's memory.
 
 let memory, bytes, words, floats;
-/** The keys of tao's own objects, by address: each is decoded once. */
-const keys = new Map();
+/** tao's own strings (its objects' keys, its names), by address: each is decoded once. */
+const names = new Map();
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 /** Where the reading is: the next operation, the tape's text, the next UTF-16 unit of it, the next float. */
 let at = 0, text = "", cut = 0, next = 0;
@@ -82,19 +82,23 @@ function value() {
       for (let k = 0; k < n; k++) array.push(value());
       return array;
     }
+    case 7: return named(n);
   }
   return undefined;
 }
 
 function key() {
   const op = words[at++];
-  const n = op >>> 3;
-  if ((op & 7) !== 7) return string(n); // a key of the data (a map's)
+  return (op & 7) === 7 ? named(op >>> 3) : string(op >>> 3); // tao's own key, or the data's
+}
+
+/** A string of tao's own (a key, a type's name): found by its address, decoded once. */
+function named(length) {
   const address = words[at++];
-  let name = keys.get(address);
-  if (name === undefined || name.length !== n) {
-    name = decoder.decode(bytes.subarray(address, address + n));
-    keys.set(address, name);
+  let name = names.get(address);
+  if (name === undefined || name.length !== length) {
+    name = decoder.decode(bytes.subarray(address, address + length));
+    names.set(address, name);
   }
   return name;
 }

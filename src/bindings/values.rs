@@ -3,12 +3,11 @@
 //! wasm's memory: one call across, no JSON written or parsed. The value is the one
 //! `JSON.parse` would make of the JSON text, field for field.
 //!
-//! The tape's buffers are kept from value to value (a run records several per step). A
-//! listener that calls tao back while an event is delivered gets a tape of its own.
+//! The tape's buffers are kept from value to value (a run records several per step).
 
 use crate::to_json::{self, Tape, ToJson};
 use js_sys::Function;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(module = "/src/bindings/values.js")]
@@ -19,7 +18,7 @@ extern "C" {
 }
 
 thread_local! {
-    static TAPE: Cell<Tape> = Cell::default();
+    static TAPE: RefCell<Tape> = RefCell::default();
     static READY: Cell<bool> = const { Cell::new(false) };
 }
 
@@ -39,17 +38,25 @@ fn on_tape<R>(value: &dyn ToJson, build: impl FnOnce(u32, u32, u32, u32) -> R) -
     if !READY.replace(true) {
         tao_memory(wasm_bindgen::memory());
     }
-    let tape = to_json::record(value, TAPE.take());
-    let address = |p: *const u8| p as usize as u32;
-    let built = build(
-        address(tape.ops.as_ptr().cast()),
-        address(tape.text.as_ptr()),
-        tape.text.len() as u32,
-        address(tape.numbers.as_ptr().cast()),
-    );
-    // A long trajectory's tape is not kept for the events that follow.
-    if tape.text.capacity() <= 1 << 16 {
-        TAPE.set(tape);
-    }
-    built
+    TAPE.with(|kept| {
+        // A listener that calls tao back while its event is delivered gets a tape of its own.
+        let (mut own, mut spare) = (kept.try_borrow_mut(), Tape::default());
+        let tape = match &mut own {
+            Ok(tape) => &mut **tape,
+            Err(_) => &mut spare,
+        };
+        to_json::record_on(value, tape);
+        let address = |p: *const u8| p as usize as u32;
+        let built = build(
+            address(tape.ops.as_ptr().cast()),
+            address(tape.text.as_ptr()),
+            tape.text.len() as u32,
+            address(tape.numbers.as_ptr().cast()),
+        );
+        // A long trajectory's tape is not kept for the events that follow.
+        if tape.text.capacity() > 1 << 16 {
+            *tape = Tape::default();
+        }
+        built
+    })
 }
