@@ -19,12 +19,13 @@
 //! all, each time: the kept messages cannot drift from the trajectory). So a step costs what
 //! is new in it, not the whole history again.
 
-use crate::chat::{Message, Role, ToolCall, ToolSpec};
+use crate::chat::{Message, Role, ToolCall};
 use crate::format::{tools, Format, Lang, Move};
 use crate::text::same;
-use crate::tools::Registry;
+use crate::tools::{Registry, Tool};
 use crate::trajectory::{Memo, MemoKind, Step, Trajectory};
 use std::cell::RefCell;
+use std::rc::Rc;
 
 /// The whole prompt for the next step of `trajectory`.
 pub fn render(trajectory: &Trajectory, registry: &Registry) -> Vec<Message> {
@@ -87,7 +88,8 @@ struct Head {
     format: Format,
     lang: Lang,
     exemplars: Option<String>,
-    tools: Vec<ToolSpec>,
+    /// The tools, themselves: a tool's spec cannot change while it is held.
+    tools: Vec<Rc<dyn Tool>>,
     task: String,
 }
 
@@ -113,7 +115,11 @@ impl Renderer {
             (h.format, h.lang) == (format, lang)
                 && h.exemplars.as_deref() == exemplars
                 && h.task == trajectory.task
-                && h.tools.iter().eq(registry.specs())
+                && h.tools.len() == registry.tools().len()
+                && h.tools
+                    .iter()
+                    .zip(registry.tools())
+                    .all(|(a, b)| Rc::ptr_eq(a, b))
         });
         let mut messages = std::mem::take(&mut kept.messages);
         if !same_head || messages.len() != kept.len {
@@ -124,7 +130,7 @@ impl Renderer {
                 format,
                 lang,
                 exemplars: exemplars.map(str::to_string),
-                tools: registry.specs().cloned().collect(),
+                tools: registry.tools().to_vec(),
                 task: trajectory.task.clone(),
             });
         }
