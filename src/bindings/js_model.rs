@@ -24,11 +24,9 @@ use js_sys::{Array, Function, Object, Promise, Reflect, JSON};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::VecDeque;
-use std::future::Future;
 use std::rc::Rc;
 use std::task::{Poll, Waker};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal};
 
 /// A model given as a JS function `(messages, {stop, tools, signal, onDelta}) => reply`.
@@ -55,6 +53,12 @@ struct Inbox {
     /// A call is in progress (`onDelta` outside a call is ignored, and answers `false`).
     open: bool,
     controller: AbortController,
+    /// The controller's signal (asked for once: each ask is a call into JS).
+    signal: AbortSignal,
+    /// How the function's Promise settled, once it has.
+    settled: Option<Result<JsValue, JsValue>>,
+    /// A Promise is pending (see `Channel`'s `settle`).
+    waiting: bool,
 }
 
 /// The JS side of the calls of one run: the `onDelta` callback, and the listener that
@@ -62,22 +66,56 @@ struct Inbox {
 /// with its function's Promise settled; a call that is given up (tao stopped reading, or the
 /// user aborted) drops it, so a model still streaming into the old `onDelta` cannot reach the
 /// next call (it gets the error of a dropped closure, as it always did).
+///
+/// The function's Promise is waited for with two callbacks of the channel, made once too (a
+/// `JsFuture` makes two closures a call). A Promise may still be pending when its channel is
+/// dropped (a model that never answered an abort): its callbacks are then left to it, to
+/// settle into the dropped channel's inbox, since a freed callback would throw.
 struct Channel {
     inbox: Rc<RefCell<Inbox>>,
     on_delta: Closure<dyn FnMut(JsValue) -> bool>,
     forward: Closure<dyn FnMut()>,
     signal: Option<AbortSignal>,
+    /// `then`'s callbacks: fulfilled, rejected.
+    settle: Option<(Settle, Settle)>,
+}
+
+type Settle = Closure<dyn FnMut(JsValue) -> bool>;
+
+#[wasm_bindgen]
+extern "C" {
+    /// A Promise, waited for.
+    type Awaited;
+    #[wasm_bindgen(method, js_name = then)]
+    fn then_call(this: &Awaited, on_value: &JsValue, on_error: &JsValue);
 }
 
 impl Channel {
     fn new(signal: Option<AbortSignal>) -> Result<Channel, Error> {
+        let controller = controller()?;
         let inbox = Rc::new(RefCell::new(Inbox {
             deltas: VecDeque::new(),
             waker: None,
             stopped: false,
             open: false,
-            controller: controller()?,
+            signal: controller.signal(),
+            controller,
+            settled: None,
+            waiting: false,
         }));
+        let settle = |fulfilled: bool| {
+            let inbox = inbox.clone();
+            Settle::new(move |value: JsValue| {
+                let mut inbox = inbox.borrow_mut();
+                inbox.waiting = false;
+                inbox.settled = Some(if fulfilled { Ok(value) } else { Err(value) });
+                if let Some(waker) = inbox.waker.take() {
+                    waker.wake();
+                }
+                true
+            })
+        };
+        let settle = Some((settle(true), settle(false)));
         let on_delta = Closure::<dyn FnMut(JsValue) -> bool>::new({
             let inbox = inbox.clone();
             move |text: JsValue| {
@@ -116,12 +154,30 @@ impl Channel {
             on_delta,
             forward,
             signal,
+            settle,
         })
+    }
+
+    /// Waits for `promise` (the next poll finds how it settled in the inbox).
+    fn wait(&self, promise: &Promise) {
+        if let Some((on_value, on_error)) = &self.settle {
+            let mut inbox = self.inbox.borrow_mut();
+            (inbox.settled, inbox.waiting) = (None, true);
+            drop(inbox);
+            let awaited = promise.unchecked_ref::<Awaited>();
+            awaited.then_call(on_value.as_ref(), on_error.as_ref());
+        }
     }
 }
 
 impl Drop for Channel {
     fn drop(&mut self) {
+        if self.inbox.borrow().waiting {
+            if let Some((on_value, on_error)) = self.settle.take() {
+                on_value.forget();
+                on_error.forget();
+            }
+        }
         if let Some(user) = &self.signal {
             let _ = user.remove_event_listener_with_callback(
                 "abort",
@@ -214,15 +270,16 @@ impl Model for JsModel {
                 Some(c) => (c.inbox.clone(), c.on_delta.as_ref().clone()),
                 None => return Err(Error::model("no channel to the JS model")),
             };
-            let controller = {
+            let (controller, signal) = {
                 let mut inbox = inbox.borrow_mut();
-                if inbox.controller.signal().aborted() {
+                if inbox.signal.aborted() {
                     inbox.controller = controller()?;
+                    inbox.signal = inbox.controller.signal();
                 }
                 inbox.deltas.clear();
                 inbox.stopped = false;
                 inbox.open = true;
-                inbox.controller.clone()
+                (inbox.controller.clone(), inbox.signal.clone())
             };
             if self.signal.as_ref().is_some_and(|s| s.aborted()) {
                 controller.abort();
@@ -234,7 +291,7 @@ impl Model for JsModel {
             set("stop", &to_js(&request.stop).unwrap_or(JsValue::NULL));
             set("tools", &to_js(&request.tools).unwrap_or(JsValue::NULL));
             let messages = self.sent.borrow_mut().messages(request.messages)?;
-            set("signal", &controller.signal());
+            set("signal", &signal);
             set("onDelta", &on_js_delta);
             let result = self
                 .function
@@ -247,8 +304,10 @@ impl Model for JsModel {
                 Ok(returned) => {
                     // A string is the reply; anything else may be a Promise (a plain value is
                     // a Promise that is already resolved).
-                    let mut settled = (!returned.is_string())
-                        .then(|| JsFuture::from(Promise::resolve(&returned)));
+                    let promised = !returned.is_string();
+                    if let (true, Some(channel)) = (promised, &*self.channel.borrow()) {
+                        channel.wait(&Promise::resolve(&returned));
+                    }
                     std::future::poll_fn(|cx| {
                         // Drain first: everything streamed before the Promise settled counts.
                         loop {
@@ -260,15 +319,14 @@ impl Model for JsModel {
                                 controller.abort();
                             }
                         }
-                        let value = match &mut settled {
-                            None => Poll::Ready(Ok(returned.clone())),
-                            Some(settled) => std::pin::Pin::new(settled).poll(cx),
-                        };
-                        if value.is_ready() {
-                            return value;
+                        let settled = inbox.borrow_mut().settled.take();
+                        match (promised, settled) {
+                            (false, _) => return Poll::Ready(Ok(returned.clone())),
+                            (true, Some(value)) => return Poll::Ready(value),
+                            (true, None) => {}
                         }
                         // A model that never answers must not outlive an abort or a stop.
-                        if inbox.borrow().stopped || controller.signal().aborted() {
+                        if inbox.borrow().stopped || signal.aborted() {
                             given_up = true;
                             return Poll::Ready(Ok(JsValue::NULL));
                         }
