@@ -23,7 +23,6 @@ use crate::trajectory::Usage;
 use js_sys::{Array, Function, Object, Promise, Reflect, JSON};
 use serde_json::Value;
 use std::cell::RefCell;
-use std::collections::VecDeque;
 use std::rc::Rc;
 use std::task::{Poll, Waker};
 use wasm_bindgen::prelude::*;
@@ -47,7 +46,7 @@ pub struct JsModel {
 /// Deltas from `onDelta`, waiting for the loop; who to wake when one arrives (or when the
 /// user aborts); and the controller of the `signal` the function was given.
 struct Inbox {
-    deltas: VecDeque<String>,
+    deltas: Deltas,
     waker: Option<Waker>,
     stopped: bool,
     /// A call is in progress (`onDelta` outside a call is ignored, and answers `false`).
@@ -59,6 +58,53 @@ struct Inbox {
     settled: Option<Result<JsValue, JsValue>>,
     /// A Promise is pending (see `Channel`'s `settle`).
     waiting: bool,
+}
+
+/// The pieces `onDelta` was given (strings; anything else is ignored), one after the other in
+/// one buffer: each piece is copied there by JS, with no allocation of its own.
+#[derive(Default)]
+struct Deltas {
+    bytes: Vec<u8>,
+    /// Where each piece ends.
+    ends: Vec<usize>,
+}
+
+impl Deltas {
+    fn push(&mut self, text: &JsValue) {
+        let start = self.bytes.len();
+        let mut room = 64;
+        loop {
+            self.bytes.resize(start + room, 0);
+            let at = self.bytes.as_ptr() as usize + start;
+            match super::values::tao_text(text, at as u32, room as u32) {
+                written if written >= 0 => {
+                    self.bytes.truncate(start + written as usize);
+                    return self.ends.push(start + written as usize);
+                }
+                -1 => return self.bytes.truncate(start),
+                needs => room = needs.unsigned_abs() as usize,
+            }
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &str> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        let pieces = starts.zip(&self.ends).map(|(a, b)| self.bytes.get(a..*b));
+        pieces.map(|piece| std::str::from_utf8(piece.unwrap_or_default()).unwrap_or_default())
+    }
+
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.ends.clear();
+    }
+
+    /// Keeps the buffers of `read` (emptied) for the next pieces, unless more came meanwhile.
+    fn reuse(&mut self, mut read: Deltas) {
+        if self.ends.is_empty() {
+            read.clear();
+            *self = read;
+        }
+    }
 }
 
 /// The JS side of the calls of one run: the `onDelta` callback, and the listener that
@@ -94,7 +140,7 @@ impl Channel {
     fn new(signal: Option<AbortSignal>) -> Result<Channel, Error> {
         let controller = controller()?;
         let inbox = Rc::new(RefCell::new(Inbox {
-            deltas: VecDeque::new(),
+            deltas: Deltas::default(),
             waker: None,
             stopped: false,
             open: false,
@@ -123,9 +169,7 @@ impl Channel {
                 if !inbox.open {
                     return false;
                 }
-                if let Some(text) = text.as_string() {
-                    inbox.deltas.push_back(text);
-                }
+                inbox.deltas.push(&text);
                 if let Some(waker) = inbox.waker.take() {
                     waker.wake();
                 }
@@ -310,14 +354,20 @@ impl Model for JsModel {
                     }
                     std::future::poll_fn(|cx| {
                         // Drain first: everything streamed before the Promise settled counts.
+                        // (Taken out: `on_delta` may run JS that streams more, into the inbox.)
                         loop {
-                            let next = inbox.borrow_mut().deltas.pop_front();
-                            let Some(text) = next else { break };
-                            streamed = true;
-                            if !inbox.borrow().stopped && !on_delta(Delta::Text(&text)) {
-                                inbox.borrow_mut().stopped = true;
-                                controller.abort();
+                            let deltas = std::mem::take(&mut inbox.borrow_mut().deltas);
+                            if deltas.ends.is_empty() {
+                                break;
                             }
+                            for text in deltas.iter() {
+                                streamed = true;
+                                if !inbox.borrow().stopped && !on_delta(Delta::Text(text)) {
+                                    inbox.borrow_mut().stopped = true;
+                                    controller.abort();
+                                }
+                            }
+                            inbox.borrow_mut().deltas.reuse(deltas);
                         }
                         let settled = inbox.borrow_mut().settled.take();
                         match (promised, settled) {

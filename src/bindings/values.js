@@ -10,13 +10,17 @@ export function tao_memory(wasmMemory) {
   memory = wasmMemory;
 }
 
-export function tao_value(ops, textAt, textLength, numbers) {
+function view() {
   if (bytes === undefined || bytes.byteLength === 0) {
     // First use, or the memory grew (which empties the old views).
     bytes = new Uint8Array(memory.buffer);
     words = new Uint32Array(memory.buffer);
     floats = new Float64Array(memory.buffer);
   }
+}
+
+export function tao_value(ops, textAt, textLength, numbers) {
+  view();
   at = ops >>> 2;
   text = decode(textAt, textLength);
   cut = 0;
@@ -30,6 +34,21 @@ export function tao_emit(listener, ops, textAt, textLength, numbers) {
   try {
     listener.call(null, event);
   } catch (_) {}
+}
+
+const encoder = new TextEncoder();
+
+/** Copies `s` (a model's streamed piece) as UTF-8 into wasm memory; see values.rs. */
+export function tao_text(s, to, room) {
+  if (typeof s !== "string") return -1;
+  if (s.length * 3 > room) return -s.length * 3;
+  view();
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 127) return encoder.encodeInto(s, bytes.subarray(to, to + room)).written;
+    bytes[to + i] = c;
+  }
+  return s.length;
 }
 
 function decode(from, length) {

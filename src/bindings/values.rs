@@ -15,6 +15,9 @@ extern "C" {
     fn tao_memory(memory: JsValue);
     fn tao_value(ops: u32, text: u32, text_length: u32, numbers: u32) -> JsValue;
     fn tao_emit(listener: &Function, ops: u32, text: u32, text_length: u32, numbers: u32);
+    /// Copies `text`, a string, as UTF-8 into the `room` bytes at `at`: the bytes written; -1
+    /// when it is not a string; minus the room it needs when that is not enough.
+    pub(crate) fn tao_text(text: &JsValue, at: u32, room: u32) -> i32;
 }
 
 thread_local! {
