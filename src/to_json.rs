@@ -47,25 +47,11 @@ fn write(value: &dyn ToJson, pretty: bool) -> String {
     out.text
 }
 
-/// Records `value` on `tape` (emptied first; its buffers are reused).
-pub fn record(value: &dyn ToJson, mut tape: Tape) -> Tape {
-    record_on(value, &mut tape);
-    tape
-}
-
-/// Records `value` on `tape` (emptied first; its buffers are reused).
-pub fn record_on(value: &dyn ToJson, tape: &mut Tape) {
-    tape.ops.clear();
-    tape.text.clear();
-    tape.numbers.clear();
-    let mut out = JsonWriter {
-        text: String::new(),
-        pretty: false,
-        depth: 0,
-        tape: Some(std::mem::take(tape)),
-    };
-    value.write_json(&mut out);
-    *tape = out.tape.unwrap_or_default();
+/// `value` recorded on a tape.
+pub fn record(value: &dyn ToJson) -> Tape {
+    let mut out = JsonWriter::recorder();
+    out.record(value);
+    out.tape.unwrap_or_default()
 }
 
 /// JSON text being written (or a value being recorded on a tape).
@@ -138,6 +124,27 @@ impl Tape {
 }
 
 impl JsonWriter {
+    /// A writer that records values on a tape (see [`JsonWriter::record`]).
+    pub fn recorder() -> JsonWriter {
+        JsonWriter {
+            text: String::new(),
+            pretty: false,
+            depth: 0,
+            tape: Some(Tape::default()),
+        }
+    }
+
+    /// Records `value` on this recorder's tape, in place of the last value (its buffers are
+    /// reused), and returns the tape.
+    pub fn record(&mut self, value: &dyn ToJson) -> &Tape {
+        let tape = self.tape.get_or_insert_with(Tape::default);
+        tape.ops.clear();
+        tape.text.clear();
+        tape.numbers.clear();
+        value.write_json(self);
+        self.tape.get_or_insert_with(Tape::default)
+    }
+
     /// Writes an object with these fields, in this order. (The keys are the program's own:
     /// see [`Tape::KEY`].)
     pub fn object(&mut self, fields: &[(&'static str, &dyn ToJson)]) {
@@ -457,7 +464,7 @@ mod tests {
     #[test]
     fn records_a_value_on_a_tape() {
         let value = json!({"b": [1, 2.5, -0.0, null, true, "é😀", 1e300, 536870912u64]});
-        let tape = record(&value, Tape::default());
+        let tape = record(&value);
         let op = |kind: u32, n: u32| kind | n << 3;
         #[rustfmt::skip]
         let expected = [
@@ -471,7 +478,7 @@ mod tests {
         assert_eq!(tape.numbers.len(), 4);
         assert!(tape.numbers[1].is_sign_negative());
         // A key of the program's is its length and its address.
-        let tape = record(&Object(&[("index", &7u32), ("gone", &f64::NAN)]), tape);
+        let tape = record(&Object(&[("index", &7u32), ("gone", &f64::NAN)]));
         assert_eq!(tape.ops[..2], [op(Tape::OBJECT, 2), op(Tape::KEY, 5)]);
         assert_eq!(tape.ops[3..5], [op(Tape::INT, 7), op(Tape::KEY, 4)]);
         assert_eq!(tape.ops[6], op(Tape::NULL, 0));

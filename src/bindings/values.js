@@ -90,9 +90,15 @@ function value() {
   }
 }
 
+// The latest names, by a hash of their address, in front of the map.
+const recentAt = new Int32Array(256), recent = new Array(256).fill("");
+
 function named(length) {
-  const address = words[at++];
-  let name = names.get(address);
+  const address = words[at++], slot = (address ^ (address >>> 8)) & 255;
+  let name = recent[slot];
+  if (recentAt[slot] === address && name.length === length) return name;
+  name = names.get(address);
   if (name === undefined || name.length !== length) names.set(address, (name = decoder.decode(bytes.subarray(address, address + length))));
-  return name;
+  recentAt[slot] = address;
+  return (recent[slot] = name);
 }

@@ -5,7 +5,7 @@
 //!
 //! The tape's buffers are kept from value to value (a run records several per step).
 
-use crate::to_json::{self, Tape, ToJson};
+use crate::to_json::{JsonWriter, ToJson};
 use js_sys::Function;
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
@@ -21,7 +21,7 @@ extern "C" {
 }
 
 thread_local! {
-    static TAPE: RefCell<Tape> = RefCell::default();
+    static RECORDER: RefCell<JsonWriter> = RefCell::new(JsonWriter::recorder());
     static READY: Cell<bool> = const { Cell::new(false) };
 }
 
@@ -41,14 +41,15 @@ fn on_tape<R>(value: &dyn ToJson, build: impl FnOnce(u32, u32, u32, u32) -> R) -
     if !READY.replace(true) {
         tao_memory(wasm_bindgen::memory());
     }
-    TAPE.with(|kept| {
-        // A listener that calls tao back while its event is delivered gets a tape of its own.
-        let (mut own, mut spare) = (kept.try_borrow_mut(), Tape::default());
-        let tape = match &mut own {
-            Ok(tape) => &mut **tape,
-            Err(_) => &mut spare,
+    RECORDER.with(|kept| {
+        // A listener that calls tao back while its event is delivered records on a writer of
+        // its own.
+        let (mut own, mut spare) = (kept.try_borrow_mut(), None);
+        let recorder = match &mut own {
+            Ok(recorder) => &mut **recorder,
+            Err(_) => spare.insert(JsonWriter::recorder()),
         };
-        to_json::record_on(value, tape);
+        let tape = recorder.record(value);
         let address = |p: *const u8| p as usize as u32;
         let built = build(
             address(tape.ops.as_ptr().cast()),
@@ -58,7 +59,7 @@ fn on_tape<R>(value: &dyn ToJson, build: impl FnOnce(u32, u32, u32, u32) -> R) -
         );
         // A long trajectory's tape is not kept for the events that follow.
         if tape.text.capacity() > 1 << 16 {
-            *tape = Tape::default();
+            *recorder = JsonWriter::recorder();
         }
         built
     })
