@@ -19,8 +19,9 @@ use crate::chat::{Message, Role};
 use crate::error::Error;
 use crate::host::LocalBoxFuture;
 use crate::llm::{Delta, Model, OnDelta, Reply, Request, ToolCall};
+use crate::to_json::ToJson;
 use crate::trajectory::Usage;
-use js_sys::{Array, Function, Object, Promise, Reflect, JSON};
+use js_sys::{Array, Function, Promise, Reflect, JSON};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -328,15 +329,11 @@ impl Model for JsModel {
             if self.signal.as_ref().is_some_and(|s| s.aborted()) {
                 controller.abort();
             }
-            let options = Object::new();
-            let set = |key: &str, value: &JsValue| {
-                let _ = Reflect::set(&options, &key.into(), value);
-            };
-            set("stop", &to_js(&request.stop).unwrap_or(JsValue::NULL));
-            set("tools", &to_js(&request.tools).unwrap_or(JsValue::NULL));
             let messages = self.sent.borrow_mut().messages(request.messages)?;
-            set("signal", &signal);
-            set("onDelta", &on_js_delta);
+            // `{stop, tools, signal, onDelta}`, made in one call.
+            let (stop, tools): (&dyn ToJson, &dyn ToJson) = (&request.stop, &request.tools);
+            let values = crate::to_json::Object(&[("stop", stop), ("tools", tools)]);
+            let options = super::values::options(&values, &signal, &on_js_delta);
             let result = self
                 .function
                 .call2(&JsValue::NULL, &messages, &options)

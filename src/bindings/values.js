@@ -36,6 +36,14 @@ export function tao_emit(listener, ops, textAt, textLength, numbers) {
   } catch (_) {}
 }
 
+/** A JS model's options: the object on the tape, then its `signal` and `onDelta`. */
+export function tao_options(ops, textAt, textLength, numbers, signal, onDelta) {
+  const options = tao_value(ops, textAt, textLength, numbers);
+  options.signal = signal;
+  options.onDelta = onDelta;
+  return options;
+}
+
 const encoder = new TextEncoder();
 
 /** Copies `s` (a model's streamed piece) as UTF-8 into wasm memory; see values.rs. */

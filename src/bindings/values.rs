@@ -15,6 +15,14 @@ extern "C" {
     fn tao_memory(memory: JsValue);
     fn tao_value(ops: u32, text: u32, text_length: u32, numbers: u32) -> JsValue;
     fn tao_emit(listener: &Function, ops: u32, text: u32, text_length: u32, numbers: u32);
+    fn tao_options(
+        ops: u32,
+        text: u32,
+        length: u32,
+        numbers: u32,
+        a: &JsValue,
+        b: &JsValue,
+    ) -> JsValue;
     /// Copies `text`, a string, as UTF-8 into the `room` bytes at `at`: the bytes written; -1
     /// when it is not a string; minus the room it needs when that is not enough.
     pub(crate) fn tao_text(text: &JsValue, at: u32, room: u32) -> i32;
@@ -34,6 +42,13 @@ pub(crate) fn to_js(value: &dyn ToJson) -> JsValue {
 pub(crate) fn emit(listener: &Function, value: &dyn ToJson) {
     on_tape(value, |ops, text, length, numbers| {
         tao_emit(listener, ops, text, length, numbers)
+    })
+}
+
+/// A JS model's options: `values` (an object) with its `signal` and `onDelta` after them.
+pub(crate) fn options(values: &dyn ToJson, signal: &JsValue, on_delta: &JsValue) -> JsValue {
+    on_tape(values, |ops, text, length, numbers| {
+        tao_options(ops, text, length, numbers, signal, on_delta)
     })
 }
 
