@@ -72,19 +72,8 @@ struct Deltas {
 
 impl Deltas {
     fn push(&mut self, text: &JsValue) {
-        let start = self.bytes.len();
-        let mut room = 64;
-        loop {
-            self.bytes.resize(start + room, 0);
-            let at = self.bytes.as_ptr() as usize + start;
-            match super::values::tao_text(text, at as u32, room as u32) {
-                written if written >= 0 => {
-                    self.bytes.truncate(start + written as usize);
-                    return self.ends.push(start + written as usize);
-                }
-                -1 => return self.bytes.truncate(start),
-                needs => room = needs.unsigned_abs() as usize,
-            }
+        if super::values::append_text(text, &mut self.bytes) {
+            self.ends.push(self.bytes.len());
         }
     }
 

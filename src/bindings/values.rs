@@ -23,9 +23,7 @@ extern "C" {
         a: &JsValue,
         b: &JsValue,
     ) -> JsValue;
-    /// Copies `text`, a string, as UTF-8 into the `room` bytes at `at`: the bytes written; -1
-    /// when it is not a string; minus the room it needs when that is not enough.
-    pub(crate) fn tao_text(text: &JsValue, at: u32, room: u32) -> i32;
+    fn tao_text(text: &JsValue, at: u32, room: u32) -> i32;
 }
 
 thread_local! {
@@ -50,6 +48,29 @@ pub(crate) fn options(values: &dyn ToJson, signal: &JsValue, on_delta: &JsValue)
     on_tape(values, |ops, text, length, numbers| {
         tao_options(ops, text, length, numbers, signal, on_delta)
     })
+}
+
+/// Appends `text` to `bytes` as UTF-8 when it is a string (JS copies it in place: quicker
+/// than `as_string`, and no allocation of its own); whether it was one.
+pub(crate) fn append_text(text: &JsValue, bytes: &mut Vec<u8>) -> bool {
+    let start = bytes.len();
+    let mut room = 64;
+    loop {
+        bytes.resize(start + room, 0);
+        let at = bytes.as_ptr() as usize + start;
+        // The bytes written; -1 when not a string; minus the room it needs when short of it.
+        match tao_text(text, at as u32, room as u32) {
+            written if written >= 0 => {
+                bytes.truncate(start + written as usize);
+                return true;
+            }
+            -1 => {
+                bytes.truncate(start);
+                return false;
+            }
+            needs => room = needs.unsigned_abs() as usize,
+        }
+    }
 }
 
 fn on_tape<R>(value: &dyn ToJson, build: impl FnOnce(u32, u32, u32, u32) -> R) -> R {
