@@ -31,16 +31,18 @@
 # play scenarios or search offline): 201,768 -> 188,902 B (-12,866 B). Cheaper JS model calls
 # (one callback, controller and listener per run, messages kept as JS objects between calls:
 # per-turn cost 0.65x -> 0.41x the AI SDK's) cost 943 B: 189,872 B, the ceiling half a KiB up
-# to keep its headroom. A step through the JS API at a fifth of its cost (issue 13: values built
-# in JS from a tape instead of JSON written and parsed, +2.0 KB with src/bindings/values.js, now
-# counted here; the prompt rendered incrementally, +1.4 KB; the model's Promise waited for with
-# callbacks made once, +0.4 KB) cost 4,062 B: 193,934 B, goal and ceiling 4 KiB up. The ceiling is today's size plus a little headroom, so a regression fails the
+# to keep its headroom. A step through the JS API at under half its cost, events and streamed
+# deltas at a third (issue 13): values built in JS from a tape instead of JSON written and parsed
+# (src/bindings/values.js, now counted here) +2.1 KB; the prompt rendered incrementally +1.3 KB;
+# the model's Promise waited for with callbacks made once +0.4 KB; deltas copied by JS into one
+# buffer, a call's options made in one call, names and the recorder kept +1.0 KB: 194,648 B (+4,776),
+# goal and ceiling 4.5 KiB up. The ceiling is today's size plus a little headroom, so a regression fails the
 # build long before it reaches the goal; lower it as size work lands (and raise it only with a
 # reason in the commit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-GOAL_GZIP=$((190 * 1024 + 512))
-CEILING_GZIP=$((190 * 1024))
+GOAL_GZIP=$((191 * 1024))
+CEILING_GZIP=$((190 * 1024 + 512))
 gz() { gzip -9 -c "$1" | wc -c; }
 wasm=pkg/tao_agent_bg.wasm glue=pkg/tao_agent.js
 # The core's own JS that the glue imports (src/bindings/values.js), as wasm-bindgen writes it.
