@@ -3,7 +3,8 @@
 #
 #   tao.js, tao.d.ts          the entry (the core + <tao-agent> + <tao-trajectory>), its types
 #   tao_agent.js, _bg.wasm    the core (wasm-bindgen's glue and the wasm)
-#   snippets/                 the core's loader of the providers' module
+#   snippets/                 the core's own JS, which the glue imports: values.js (values for JS)
+#                             and the loader of the modules below
 #   tao_net.js, _bg.wasm      the providers over HTTP, loaded only when a run first needs one
 #   tao_tools.js, _bg.wasm    the built-in tools' code (calculator, MediaWiki, search_docs), loaded
 #                             at a tool's first call
@@ -52,18 +53,18 @@ cat > dist/package.json <<JSON
   },
   "sideEffects": ["./tao.js"],
   "files": [
-    "tao.js", "tao.d.ts", "tao_agent.js", "tao_agent_bg.wasm", "snippets", "tao_net.js", "tao_net_bg.wasm",
+    "tao.js", "tao.d.ts", "tao_agent.js", "tao_agent_bg.wasm", "tao_net.js", "tao_net_bg.wasm",
     "tao_tools.js", "tao_tools_bg.wasm",
     "tao-agent.js", "tao-agent.css",
     "trajectory.js", "i18n.js", "chart.js", "picture.js", "wasm-tool.js", "sandbox.js", "sandbox-worker.js",
-    "tao_sandbox.js", "tao_sandbox_bg.wasm", "data/scenarios.json", "data/knowledge.json", "README.md"
+    "tao_sandbox.js", "tao_sandbox_bg.wasm", "data/scenarios.json", "data/knowledge.json", "snippets/", "README.md"
   ]
 }
 JSON
 # What a page with <tao-agent> loads before Run works (the sandbox's files only come with a wasm tool).
 echo "dist/ (tao-agent $version):"
 total=0
-for f in tao.js tao_agent.js tao_agent_bg.wasm tao-agent.js tao-agent.css trajectory.js i18n.js; do
+for f in tao.js tao_agent.js tao_agent_bg.wasm $(cd dist && find snippets -name '*.js') tao-agent.js tao-agent.css trajectory.js i18n.js; do
   size=$(gzip -9c "dist/$f" | wc -c)
   total=$((total + size))
   printf '  %-22s %8d bytes gzip\n' "$f" "$size"

@@ -39,18 +39,28 @@
 # core) moved to the built-in tools' module (pkg/tao_tools*), loaded at its first call; the core
 # keeps its description: 174,628 -> 164,166 B. By 13 KiB more when the rest of the built-in
 # tools' code followed it (search and lookup over a live MediaWiki, search_docs' BM25 index and
-# passages, and with them the core's fetch transport): 164,166 -> 150,849 B. The ceiling is today's size plus a little headroom, so a regression fails the
+# passages, and with them the core's fetch transport): 164,166 -> 150,849 B.
+# A step through the JS API at under half its cost, events and streamed
+# deltas at a third (issue 13): values built in JS from a tape instead of JSON written and parsed
+# (src/bindings/values.js, now counted here) +2.1 KB; the prompt rendered incrementally +1.3 KB;
+# the model's Promise waited for with callbacks made once +0.4 KB; deltas copied by JS into one
+# buffer, a call's options made in one call, names and the recorder kept +1.0 KB: 194,648 B (+4,776),
+# goal and ceiling 4.5 KiB up (measured before the modules above, on 189,872 B). Both together,
+# with the core's snippets counted (values.js, and the modules' loader): 155,595 B. The ceiling is today's size plus a little headroom, so a regression fails the
 # build long before it reaches the goal; lower it as size work lands (and raise it only with a
 # reason in the commit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-GOAL_GZIP=$((148 * 1024 + 512))
-CEILING_GZIP=$((148 * 1024))
+GOAL_GZIP=$((153 * 1024))
+CEILING_GZIP=$((152 * 1024 + 512))
 gz() { gzip -9 -c "$1" | wc -c; }
 wasm=pkg/tao_agent_bg.wasm glue=pkg/tao_agent.js
+# The core's own JS that the glue imports (src/bindings/values.js), as wasm-bindgen writes it.
+snippets=$(grep -o "snippets/[^'\"]*\.js" "$glue" | sort -u | sed 's#^#pkg/#')
 core=$(( $(gz "$wasm") + $(gz "$glue") ))
+for f in $snippets; do core=$((core + $(gz "$f"))); done
 printf '%-28s %9s %9s\n' file raw gzip
-for f in "$wasm" "$glue"; do printf '%-28s %9d %9d\n' "$f" "$(wc -c <"$f")" "$(gz "$f")"; done
+for f in "$wasm" "$glue" $snippets; do printf '%-28s %9d %9d\n' "$(echo "$f" | sed 's#snippets/.*/#snippets/…/#')" "$(wc -c <"$f")" "$(gz "$f")"; done
 page=0
 for f in index.html www/*.js www/*.css; do [ -f "$f" ] && page=$((page + $(gz "$f"))); done
 # The offline data the demo page fetches at start (not in the core: see above).

@@ -90,6 +90,8 @@ pub struct Agent {
     host: Rc<dyn Host>,
     /// Whether the tools were brought back to where the trajectory left them (see `restore`).
     restored: std::cell::Cell<bool>,
+    /// The last prompt sent, so the next one renders only what is new (see `call`).
+    prompts: crate::prompt::Renderer,
 }
 
 impl Agent {
@@ -102,6 +104,7 @@ impl Agent {
             abort: Abort::default(),
             host,
             restored: Default::default(),
+            prompts: Default::default(),
         }
     }
 

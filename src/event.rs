@@ -5,7 +5,7 @@
 //! the trajectory once the step is over (except the streamed tokens, whose sum is each model
 //! call's `raw`), so a page can always redraw from the trajectory alone.
 
-use crate::to_json::{JsonWriter, ToJson};
+use crate::to_json::{JsonWriter, Name, ToJson};
 use crate::trajectory::{MemoKind, StopReason};
 use serde_json::Value;
 
@@ -89,21 +89,23 @@ pub enum Event<'a> {
 impl ToJson for Event<'_> {
     fn write_json(&self, out: &mut JsonWriter) {
         match self {
-            Event::Step { index } => out.object(&[("type", &"step"), ("index", index)]),
+            Event::Step { index } => out.object(&[("type", &Name("step")), ("index", index)]),
             Event::Call { index, n, retry } => out.object(&[
-                ("type", &"call"),
+                ("type", &Name("call")),
                 ("index", index),
                 ("n", n),
                 ("retry", retry),
             ]),
             Event::Token { index, text } => {
-                out.object(&[("type", &"token"), ("index", index), ("text", text)])
+                out.object(&[("type", &Name("token")), ("index", index), ("text", text)])
             }
-            Event::Reasoning { index, text } => {
-                out.object(&[("type", &"reasoning"), ("index", index), ("text", text)])
-            }
+            Event::Reasoning { index, text } => out.object(&[
+                ("type", &Name("reasoning")),
+                ("index", index),
+                ("text", text),
+            ]),
             Event::Thought { index, text } => {
-                out.object(&[("type", &"thought"), ("index", index), ("text", text)])
+                out.object(&[("type", &Name("thought")), ("index", index), ("text", text)])
             }
             Event::Action {
                 index,
@@ -111,7 +113,7 @@ impl ToJson for Event<'_> {
                 tool,
                 input,
             } => out.object(&[
-                ("type", &"action"),
+                ("type", &Name("action")),
                 ("index", index),
                 ("call", call),
                 ("tool", tool),
@@ -123,7 +125,7 @@ impl ToJson for Event<'_> {
                 tool,
                 approved,
             } => out.object(&[
-                ("type", &"approval"),
+                ("type", &Name("approval")),
                 ("index", index),
                 ("call", call),
                 ("tool", tool),
@@ -136,7 +138,7 @@ impl ToJson for Event<'_> {
                 fuel,
                 picture,
             } => out.object(&[
-                ("type", &"observation"),
+                ("type", &Name("observation")),
                 ("index", index),
                 ("call", call),
                 ("text", text),
@@ -149,14 +151,14 @@ impl ToJson for Event<'_> {
                 why,
                 message,
             } => out.object(&[
-                ("type", &"repair"),
+                ("type", &Name("repair")),
                 ("index", index),
                 ("call", call),
                 ("why", why),
                 ("message", message),
             ]),
             Event::Note { index, text } => {
-                out.object(&[("type", &"note"), ("index", index), ("text", text)])
+                out.object(&[("type", &Name("note")), ("index", index), ("text", text)])
             }
             Event::Switch {
                 index,
@@ -164,14 +166,14 @@ impl ToJson for Event<'_> {
                 to,
                 why,
             } => out.object(&[
-                ("type", &"switch"),
+                ("type", &Name("switch")),
                 ("index", index),
                 ("from", from),
                 ("to", to),
                 ("why", why),
             ]),
             Event::Answer { index, text } => {
-                out.object(&[("type", &"answer"), ("index", index), ("text", text)])
+                out.object(&[("type", &Name("answer")), ("index", index), ("text", text)])
             }
             Event::Memo {
                 kind,
@@ -180,14 +182,14 @@ impl ToJson for Event<'_> {
                 text,
                 by_model,
             } => out.object(&[
-                ("type", &kind.name()),
+                ("type", &Name(kind.name())),
                 ("after", after),
                 ("covers", covers),
                 ("text", text),
                 ("by_model", by_model),
             ]),
             Event::Stopped { reason, message } => out.object(&[
-                ("type", &"stopped"),
+                ("type", &Name("stopped")),
                 ("reason", reason),
                 ("message", message),
             ]),

@@ -12,11 +12,20 @@
 //! A long run's memos (see `crate::agent::memory`) change what is shown, never what happened:
 //! the latest summary stands in for the steps it covers, right after the question, and each
 //! reflection follows the step it was written after.
+//!
+//! A run renders the prompt once a step, and the prompt of step k+1 is the prompt of step k
+//! and two messages more. [`Renderer`] keeps the last prompt with what each of its steps was
+//! rendered from, and renders again only the steps that differ from that (it compares them
+//! all, each time: the kept messages cannot drift from the trajectory). So a step costs what
+//! is new in it, not the whole history again.
 
 use crate::chat::{Message, Role, ToolCall};
 use crate::format::{tools, Format, Lang, Move};
-use crate::tools::Registry;
+use crate::text::same;
+use crate::tools::{Registry, Tool};
 use crate::trajectory::{Memo, MemoKind, Step, Trajectory};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// The whole prompt for the next step of `trajectory`.
 pub fn render(trajectory: &Trajectory, registry: &Registry) -> Vec<Message> {
@@ -55,6 +64,120 @@ pub fn render_with(
         }
     }
     messages
+}
+
+/// Renders prompts as [`render_with`] does, keeping the last one (see the module's
+/// documentation). [`Renderer::take`] lends it out for a model call, [`Renderer::keep`] takes
+/// it back; a prompt not given back is rendered whole the next time.
+#[derive(Default)]
+pub struct Renderer(RefCell<Kept>);
+
+#[derive(Default)]
+struct Kept {
+    /// The last prompt (empty while it is lent out).
+    messages: Vec<Message>,
+    /// What its system message and question were rendered from.
+    head: Option<Head>,
+    /// Each step it shows, as it was then, and how many messages that step rendered to.
+    steps: Vec<(Step, usize)>,
+    /// How many messages the prompt has, once it is given back.
+    len: usize,
+}
+
+struct Head {
+    format: Format,
+    lang: Lang,
+    exemplars: Option<String>,
+    /// The tools, themselves: a tool's spec cannot change while it is held.
+    tools: Vec<Rc<dyn Tool>>,
+    task: String,
+}
+
+impl Renderer {
+    /// The prompt for the next step of `trajectory`: the same messages as
+    /// [`render_with`]`(trajectory, registry, exemplars)`.
+    pub fn take(
+        &self,
+        trajectory: &Trajectory,
+        registry: &Registry,
+        exemplars: Option<&str>,
+    ) -> Vec<Message> {
+        let Ok(mut kept) = self.0.try_borrow_mut() else {
+            return render_with(trajectory, registry, exemplars);
+        };
+        // Memos change earlier messages (a summary stands in for steps): rendered whole.
+        if !trajectory.memos.is_empty() {
+            kept.head = None;
+            return render_with(trajectory, registry, exemplars);
+        }
+        let (format, lang) = (trajectory.format, trajectory.lang);
+        let same_head = kept.head.as_ref().is_some_and(|h| {
+            (h.format, h.lang) == (format, lang)
+                && h.exemplars.as_deref() == exemplars
+                && h.task == trajectory.task
+                && h.tools.len() == registry.tools().len()
+                && h.tools
+                    .iter()
+                    .zip(registry.tools())
+                    .all(|(a, b)| Rc::ptr_eq(a, b))
+        });
+        let mut messages = std::mem::take(&mut kept.messages);
+        if !same_head || messages.len() != kept.len {
+            kept.steps.clear();
+            let start = Trajectory::new(&trajectory.task, format, lang, "");
+            messages = render_with(&start, registry, exemplars);
+            kept.head = Some(Head {
+                format,
+                lang,
+                exemplars: exemplars.map(str::to_string),
+                tools: registry.tools().to_vec(),
+                task: trajectory.task.clone(),
+            });
+        }
+        // The steps shown as they were last time keep their messages; the rest are rendered.
+        let same_steps = kept
+            .steps
+            .iter()
+            .zip(&trajectory.steps)
+            .take_while(|((then, _), now)| same_turn(then, now))
+            .count();
+        let shown: usize = kept.steps[same_steps..].iter().map(|(_, n)| n).sum();
+        messages.truncate(messages.len() - shown);
+        kept.steps.truncate(same_steps);
+        for step in &trajectory.steps[same_steps..] {
+            let before = messages.len();
+            turn(format, step, &mut messages);
+            kept.steps.push((step.clone(), messages.len() - before));
+        }
+        messages
+    }
+
+    /// Takes back the prompt [`Renderer::take`] gave, to build the next one from.
+    pub fn keep(&self, messages: Vec<Message>) {
+        if let Ok(mut kept) = self.0.try_borrow_mut() {
+            kept.len = messages.len();
+            kept.messages = messages;
+        }
+    }
+}
+
+/// Whether step `now` reads as step `then` did: the same of everything [`turn`] reads (the
+/// text of the model's last call stands for the raw reply and the thinking).
+fn same_turn(then: &Step, now: &Step) -> bool {
+    let same_text = |a: &Option<String>, b: &Option<String>| match (a, b) {
+        (Some(a), Some(b)) => same(a, b),
+        (a, b) => a.is_none() && b.is_none(),
+    };
+    let (then_call, now_call) = (then.calls.last(), now.calls.last());
+    then.index == now.index
+        && same(&then.thought, &now.thought)
+        && then.action == now.action
+        && same_text(&then.answer, &now.answer)
+        && same_text(&then.observation, &now.observation)
+        && then.repair.is_some() == now.repair.is_some()
+        && then.parallel == now.parallel
+        && then_call.map(|c| &c.thinking) == now_call.map(|c| &c.thinking)
+        && same(then.raw(), now.raw())
 }
 
 /// A memo as the model reads it.
@@ -154,5 +277,87 @@ fn turn(format: Format, step: &Step, messages: &mut Vec<Message>) {
             let text = format.observation(step.index, observation);
             messages.push(Message::new(Role::User, text));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::FnTool;
+    use crate::trajectory::{Action, ModelCall, Repair};
+    use std::rc::Rc;
+
+    fn step(index: u32, thought: &str, observation: &str) -> Step {
+        Step {
+            thought: thought.into(),
+            action: Some(Action {
+                tool: "echo".into(),
+                input: format!("token-{index}").into(),
+                id: None,
+            }),
+            observation: Some(observation.into()),
+            calls: vec![ModelCall {
+                raw: format!("{thought}\nAction: echo\nAction Input: token-{index}"),
+                ..ModelCall::default()
+            }],
+            ..Step::new(index)
+        }
+    }
+
+    /// A kept prompt is the prompt rendered whole, however the trajectory changed since the
+    /// last one: grown, an earlier step edited, repaired or answered, another format, a memo.
+    #[test]
+    fn a_kept_prompt_is_the_whole_prompt() {
+        let mut registry = Registry::new();
+        let echo = |s: &str| Ok(s.to_string());
+        registry.register(Rc::new(FnTool::new("echo", "Repeats.", "text", echo)));
+        let renderer = Renderer::default();
+        let mut t = Trajectory::new("Echo the tokens", Format::Mrkl, Lang::En, "m");
+        let check = |t: &Trajectory, registry: &Registry, what: &str| {
+            let kept = renderer.take(t, registry, None);
+            assert_eq!(kept, render_with(t, registry, None), "{what}");
+            renderer.keep(kept);
+        };
+        check(&t, &registry, "no step yet");
+        for i in 1..=4 {
+            t.steps.push(step(
+                i,
+                &format!("Thought {i}."),
+                &format!("echo:token-{i}"),
+            ));
+            check(&t, &registry, "one step more");
+        }
+        t.steps[1].observation = Some("echo:token-X".into());
+        check(&t, &registry, "an earlier observation edited");
+        t.steps[0].thought = "Another thought.".into();
+        check(&t, &registry, "the first thought edited");
+        t.steps[2].repair = Some(Repair::default());
+        check(&t, &registry, "an earlier step repaired: shown as written");
+        t.steps[2].calls[0].raw = "I am not sure.".into();
+        check(&t, &registry, "its raw reply edited");
+        t.steps[3].action = None;
+        t.steps[3].answer = Some("42".into());
+        check(&t, &registry, "the last step answered");
+        t.steps.truncate(2);
+        check(&t, &registry, "steps taken away");
+        t.format = Format::Paper;
+        check(&t, &registry, "another format");
+        t.task = "Another question".into();
+        check(&t, &registry, "another question");
+        registry.register(Rc::new(FnTool::new("shout", "Shouts.", "text", echo)));
+        check(&t, &registry, "another tool");
+        t.memos.push(Memo {
+            kind: MemoKind::Reflection,
+            after: 1,
+            covers: 0,
+            text: "Think again.".into(),
+            call: None,
+        });
+        check(&t, &registry, "a reflection");
+        t.memos.clear();
+        check(&t, &registry, "no reflection again");
+        // Not given back: rendered whole.
+        let lost = renderer.take(&t, &registry, None);
+        assert_eq!(renderer.take(&t, &registry, None), lost);
     }
 }

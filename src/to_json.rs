@@ -12,6 +12,11 @@
 //! and `{}` when empty), strings escaped the same way (`\"`, `\\`, `\n`, `\t`, `\r`, `\b`,
 //! `\f`, other control characters as `\u001f`, everything else as is), finite floats in
 //! serde_json's own shortest round-trip form (`1.0`, `0.25`) and non-finite ones as `null`.
+//!
+//! The same writer can also record a value on a [`Tape`] instead of writing its text: the
+//! bindings hand JavaScript the tape, and a few lines of JS build the value from it, the value
+//! `JSON.parse` would have made of the text (writing and parsing JSON was most of what a step
+//! cost through the JS API). The `ToJson` impls do not know which they feed.
 
 use serde_json::{Number, Value};
 
@@ -36,22 +41,124 @@ fn write(value: &dyn ToJson, pretty: bool) -> String {
         text: String::new(),
         pretty,
         depth: 0,
+        tape: None,
     };
     value.write_json(&mut out);
     out.text
 }
 
-/// JSON text being written.
+/// `value` recorded on a tape.
+pub fn record(value: &dyn ToJson) -> Tape {
+    let mut out = JsonWriter::recorder();
+    out.record(value);
+    out.tape.unwrap_or_default()
+}
+
+/// JSON text being written (or a value being recorded on a tape).
 pub struct JsonWriter {
     text: String,
     pretty: bool,
     /// How deep in objects and arrays the writer is (for the indentation).
     depth: usize,
+    tape: Option<Tape>,
+}
+
+/// A value as a list of operations, for building it where JSON text would be parsed. Each
+/// operation is a word: its kind in the low 3 bits, a count or a length above them.
+/// - [`Tape::NULL`]; [`Tape::BOOL`] with 0 or 1; [`Tape::INT`], an integer below 2²⁹;
+///   [`Tape::FLOAT`], the next of `numbers` (any other number);
+/// - [`Tape::STRING`]: the next so many UTF-16 units of `text`, where all strings are
+///   written one after the other (so JS decodes the text once, and cuts it);
+/// - [`Tape::OBJECT`] with its number of fields, each a key then a value; a key is a string,
+///   or [`Tape::KEY`] with the length of a key that is part of the program, followed by its
+///   address (so JS decodes each of those once, and then finds it by its address); a value
+///   can be a [`Tape::KEY`] too: a name that is part of the program ([`JsonWriter::name`]);
+/// - [`Tape::ARRAY`] with its number of items.
+#[derive(Default)]
+pub struct Tape {
+    /// The operations.
+    pub ops: Vec<u32>,
+    /// The strings.
+    pub text: String,
+    /// The numbers that are not small integers.
+    pub numbers: Vec<f64>,
+}
+
+#[allow(missing_docs)] // see `Tape`
+impl Tape {
+    pub const NULL: u32 = 0;
+    pub const BOOL: u32 = 1;
+    pub const INT: u32 = 2;
+    pub const FLOAT: u32 = 3;
+    pub const STRING: u32 = 4;
+    pub const OBJECT: u32 = 5;
+    pub const ARRAY: u32 = 6;
+    pub const KEY: u32 = 7;
+
+    fn op(&mut self, kind: u32, n: usize) {
+        self.ops.push(kind | (n as u32) << 3);
+    }
+
+    fn string(&mut self, text: &str) {
+        self.text.push_str(text);
+        let units = match text.is_ascii() {
+            true => text.len(),
+            false => text.chars().map(char::len_utf16).sum(),
+        };
+        self.op(Tape::STRING, units);
+    }
+
+    fn number(&mut self, number: f64) {
+        match number {
+            // (-0.0 is not one: it is a float, as JSON.parse reads "-0.0".)
+            n if n.is_sign_positive() && n < (1 << 29) as f64 && n.fract() == 0.0 => {
+                self.op(Tape::INT, n as usize)
+            }
+            n if n.is_finite() => {
+                self.numbers.push(n);
+                self.op(Tape::FLOAT, 0)
+            }
+            _ => self.op(Tape::NULL, 0),
+        }
+    }
 }
 
 impl JsonWriter {
-    /// Writes an object with these fields, in this order.
-    pub fn object(&mut self, fields: &[(&str, &dyn ToJson)]) {
+    /// A writer that records values on a tape (see [`JsonWriter::record`]).
+    pub fn recorder() -> JsonWriter {
+        JsonWriter {
+            text: String::new(),
+            pretty: false,
+            depth: 0,
+            tape: Some(Tape::default()),
+        }
+    }
+
+    /// Records `value` on this recorder's tape, in place of the last value (its buffers are
+    /// reused), and returns the tape.
+    pub fn record(&mut self, value: &dyn ToJson) -> &Tape {
+        let tape = self.tape.get_or_insert_with(Tape::default);
+        tape.ops.clear();
+        tape.text.clear();
+        tape.numbers.clear();
+        value.write_json(self);
+        self.tape.get_or_insert_with(Tape::default)
+    }
+
+    /// Writes an object with these fields, in this order. (The keys are the program's own:
+    /// see [`Tape::KEY`].)
+    pub fn object(&mut self, fields: &[(&'static str, &dyn ToJson)]) {
+        if let Some(tape) = &mut self.tape {
+            tape.op(Tape::OBJECT, fields.len());
+            for (key, value) in fields {
+                if let Some(tape) = &mut self.tape {
+                    tape.op(Tape::KEY, key.len());
+                    tape.ops.push(key.as_ptr() as usize as u32);
+                }
+                value.write_json(self);
+            }
+            return;
+        }
         self.open('{');
         for (i, (key, value)) in fields.iter().enumerate() {
             self.item(i);
@@ -64,6 +171,13 @@ impl JsonWriter {
     /// Writes an array of these items.
     pub fn array(&mut self, items: &mut dyn ExactSizeIterator<Item = &dyn ToJson>) {
         let len = items.len();
+        if let Some(tape) = &mut self.tape {
+            tape.op(Tape::ARRAY, len);
+            for value in items {
+                value.write_json(self);
+            }
+            return;
+        }
         self.open('[');
         for (i, value) in items.enumerate() {
             self.item(i);
@@ -74,6 +188,9 @@ impl JsonWriter {
 
     /// Writes a string, quoted and escaped.
     pub fn string(&mut self, text: &str) {
+        if let Some(tape) = &mut self.tape {
+            return tape.string(text);
+        }
         self.text.push('"');
         // Runs of characters that need no escape are copied whole; every escaped character is
         // ASCII, so the cuts between runs fall on character boundaries.
@@ -105,9 +222,31 @@ impl JsonWriter {
         self.text.push('"');
     }
 
+    /// Writes a string that is part of the program (a type's or a kind's name): on a tape,
+    /// like a key, by its address (see [`Tape::KEY`]).
+    pub fn name(&mut self, name: &'static str) {
+        match &mut self.tape {
+            Some(tape) => {
+                tape.op(Tape::KEY, name.len());
+                tape.ops.push(name.as_ptr() as usize as u32);
+            }
+            None => self.string(name),
+        }
+    }
+
     /// Writes a number (serde_json's digits: `itoa` for integers, `zmij` for floats).
     fn number(&mut self, number: &Number) {
+        if let Some(tape) = &mut self.tape {
+            return tape.number(number.as_f64().unwrap_or(f64::NAN));
+        }
         self.text.push_str(&number.to_string());
+    }
+
+    fn null(&mut self) {
+        match &mut self.tape {
+            Some(tape) => tape.op(Tape::NULL, 0),
+            None => self.text.push_str("null"),
+        }
     }
 
     fn open(&mut self, bracket: char) {
@@ -150,11 +289,20 @@ impl JsonWriter {
 
 /// An object written from a list of fields, for objects that are not a Rust type of their
 /// own: `("function", &Object(&[("name", &call.name), ("arguments", &text)]))`.
-pub struct Object<'a>(pub &'a [(&'a str, &'a dyn ToJson)]);
+pub struct Object<'a>(pub &'a [(&'static str, &'a dyn ToJson)]);
 
 impl ToJson for Object<'_> {
     fn write_json(&self, out: &mut JsonWriter) {
         out.object(self.0);
+    }
+}
+
+/// A string that is part of the program, written with [`JsonWriter::name`].
+pub struct Name(pub &'static str);
+
+impl ToJson for Name {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.name(self.0);
     }
 }
 
@@ -172,28 +320,38 @@ impl ToJson for String {
 
 impl ToJson for bool {
     fn write_json(&self, out: &mut JsonWriter) {
-        out.text.push_str(if *self { "true" } else { "false" });
+        match &mut out.tape {
+            Some(tape) => tape.op(Tape::BOOL, usize::from(*self)),
+            None => out.text.push_str(if *self { "true" } else { "false" }),
+        }
     }
 }
 
 impl ToJson for u32 {
     fn write_json(&self, out: &mut JsonWriter) {
-        out.number(&Number::from(*self));
+        match &mut out.tape {
+            Some(tape) => tape.number(f64::from(*self)),
+            None => out.number(&Number::from(*self)),
+        }
     }
 }
 
 impl ToJson for u64 {
     fn write_json(&self, out: &mut JsonWriter) {
-        out.number(&Number::from(*self));
+        match &mut out.tape {
+            Some(tape) => tape.number(*self as f64),
+            None => out.number(&Number::from(*self)),
+        }
     }
 }
 
 /// Non-finite numbers have no JSON form: they are written as `null`, as serde_json does.
 impl ToJson for f64 {
     fn write_json(&self, out: &mut JsonWriter) {
-        match Number::from_f64(*self) {
-            Some(number) => out.number(&number),
-            None => out.text.push_str("null"),
+        match (&mut out.tape, Number::from_f64(*self)) {
+            (Some(tape), _) => tape.number(*self),
+            (None, Some(number)) => out.number(&number),
+            (None, None) => out.null(),
         }
     }
 }
@@ -203,7 +361,7 @@ impl<T: ToJson> ToJson for Option<T> {
     fn write_json(&self, out: &mut JsonWriter) {
         match self {
             Some(value) => value.write_json(out),
-            None => out.text.push_str("null"),
+            None => out.null(),
         }
     }
 }
@@ -236,12 +394,21 @@ impl<T: ToJson + ?Sized> ToJson for &T {
 impl ToJson for Value {
     fn write_json(&self, out: &mut JsonWriter) {
         match self {
-            Value::Null => out.text.push_str("null"),
+            Value::Null => out.null(),
             Value::Bool(b) => b.write_json(out),
             Value::Number(n) => out.number(n),
             Value::String(s) => out.string(s),
             Value::Array(items) => items.write_json(out),
             Value::Object(map) => {
+                if let Some(tape) = &mut out.tape {
+                    tape.op(Tape::OBJECT, map.len());
+                    for (key, value) in map {
+                        // A key of the data, not of the program: a string.
+                        out.string(key);
+                        value.write_json(out);
+                    }
+                    return;
+                }
                 out.open('{');
                 for (i, (key, value)) in map.iter().enumerate() {
                     out.item(i);
@@ -292,5 +459,29 @@ mod tests {
             "{\n  \"y\": 1,\n  \"x\": \"a\",\n  \"list\": [\n    1,\n    2\n  ]\n}"
         );
         assert_eq!(to_string_pretty(&Vec::<u32>::new()), "[]");
+    }
+
+    #[test]
+    fn records_a_value_on_a_tape() {
+        let value = json!({"b": [1, 2.5, -0.0, null, true, "é😀", 1e300, 536870912u64]});
+        let tape = record(&value);
+        let op = |kind: u32, n: u32| kind | n << 3;
+        #[rustfmt::skip]
+        let expected = [
+            op(Tape::OBJECT, 1), op(Tape::STRING, 1),
+            op(Tape::ARRAY, 8), op(Tape::INT, 1), op(Tape::FLOAT, 0), op(Tape::FLOAT, 0),
+            op(Tape::NULL, 0), op(Tape::BOOL, 1), op(Tape::STRING, 3), op(Tape::FLOAT, 0),
+            op(Tape::FLOAT, 0),
+        ];
+        assert_eq!(tape.ops, expected);
+        assert_eq!(tape.text, "bé😀");
+        assert_eq!(tape.numbers.len(), 4);
+        assert!(tape.numbers[1].is_sign_negative());
+        // A key of the program's is its length and its address.
+        let tape = record(&Object(&[("index", &7u32), ("gone", &f64::NAN)]));
+        assert_eq!(tape.ops[..2], [op(Tape::OBJECT, 2), op(Tape::KEY, 5)]);
+        assert_eq!(tape.ops[3..5], [op(Tape::INT, 7), op(Tape::KEY, 4)]);
+        assert_eq!(tape.ops[6], op(Tape::NULL, 0));
+        assert!(tape.text.is_empty() && tape.numbers.is_empty());
     }
 }

@@ -594,7 +594,7 @@ impl FromJson for Format {
 
 impl ToJson for Format {
     fn write_json(&self, out: &mut JsonWriter) {
-        out.string(self.name());
+        out.name(self.name());
     }
 }
 
@@ -608,7 +608,7 @@ impl FromJson for Lang {
 
 impl ToJson for Lang {
     fn write_json(&self, out: &mut JsonWriter) {
-        out.string(self.name());
+        out.name(self.name());
     }
 }
 
@@ -626,7 +626,7 @@ impl FromJson for MemoKind {
 
 impl ToJson for MemoKind {
     fn write_json(&self, out: &mut JsonWriter) {
-        out.string(self.name());
+        out.name(self.name());
     }
 }
 
@@ -641,7 +641,7 @@ impl FromJson for Why {
 
 impl ToJson for Why {
     fn write_json(&self, out: &mut JsonWriter) {
-        out.string(self.name());
+        out.name(self.name());
     }
 }
 
@@ -663,7 +663,7 @@ impl FromJson for StopReason {
 
 impl ToJson for StopReason {
     fn write_json(&self, out: &mut JsonWriter) {
-        out.string(self.name());
+        out.name(self.name());
     }
 }
 

@@ -45,7 +45,10 @@ impl Agent {
         let retry = step.calls.last().is_some_and(|c| c.retried.is_some());
         let n = step.calls.len() as u32 + 1;
         on_event(&Event::Call { index, n, retry });
-        let messages = self.prompt(trajectory);
+        // The prompt, as `prompt` renders it (the steps shown unchanged since the last call
+        // are not rendered again).
+        let exemplars = self.config.exemplars.as_deref();
+        let messages = self.prompts.take(trajectory, &self.tools, exemplars);
         // The stop sequence is sent to the provider, and enforced here too (see above).
         let stop = format.stop_sequences(index);
         let specs = self.tool_specs(trajectory);
@@ -116,6 +119,7 @@ impl Agent {
             abort: &self.abort,
         };
         let reply = self.model.complete(request, &mut on_delta).await;
+        self.prompts.keep(messages);
         call.ms = micros(self.host.now_ms() - started);
         call.raw = match format.is_native() {
             true => text.clone(),

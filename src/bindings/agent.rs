@@ -235,9 +235,7 @@ impl JsAgent {
                 // Converted only when someone listens; an exception in the page's handler
                 // must not stop the agent.
                 if let Some(f) = &on_event {
-                    if let Ok(value) = to_js(event) {
-                        let _ = f.call1(&JsValue::NULL, &value);
-                    }
+                    super::values::emit(f, event);
                 }
             };
             match how {

@@ -29,15 +29,12 @@ use crate::host::LocalBoxFuture;
 use crate::llm::{Delta, Model, OnDelta, Reply, Request, ToolCall};
 use crate::to_json::{JsonWriter, ToJson};
 use crate::trajectory::Usage;
-use js_sys::{Array, Function, Object, Promise, Reflect, JSON};
+use js_sys::{Array, Function, Promise, Reflect, JSON};
 use serde_json::Value;
 use std::cell::RefCell;
-use std::collections::VecDeque;
-use std::future::Future;
 use std::rc::Rc;
 use std::task::{Poll, Waker};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal};
 
 /// A model given as a JS function `(messages, {stop, tools, signal, onDelta}) => reply`.
@@ -58,12 +55,83 @@ pub struct JsModel {
 /// Deltas from `onDelta`, waiting for the loop; who to wake when one arrives (or when the
 /// user aborts); and the controller of the `signal` the function was given.
 struct Inbox {
-    deltas: VecDeque<Piece>,
+    deltas: Deltas,
     waker: Option<Waker>,
     stopped: bool,
     /// A call is in progress (`onDelta` outside a call is ignored, and answers `false`).
     open: bool,
     controller: AbortController,
+    /// The controller's signal (asked for once: each ask is a call into JS).
+    signal: AbortSignal,
+    /// How the function's Promise settled, once it has.
+    settled: Option<Result<JsValue, JsValue>>,
+    /// A Promise is pending (see `Channel`'s `settle`).
+    waiting: bool,
+}
+
+/// The pieces `onDelta` was given (strings; anything else is ignored), one after the other in
+/// one buffer: each piece is copied there by JS, with no allocation of its own.
+#[derive(Default)]
+struct Deltas {
+    bytes: Vec<u8>,
+    /// Where each piece ends.
+    ends: Vec<usize>,
+    /// What each piece is: text, or (rarely) one of the other things a model may stream.
+    kinds: Vec<Kind>,
+}
+
+/// What a piece of [`Deltas`] is (its text, if any, is in the buffer).
+#[derive(Clone, Copy)]
+enum Kind {
+    Text,
+    Reasoning,
+    Note,
+    Usage(Usage),
+}
+
+impl Deltas {
+    fn push(&mut self, value: &JsValue) {
+        let kind = if super::values::append_text(value, &mut self.bytes) {
+            Kind::Text
+        } else {
+            match Piece::read(value) {
+                Some(Piece::Reasoning(text)) => {
+                    self.bytes.extend_from_slice(text.as_bytes());
+                    Kind::Reasoning
+                }
+                Some(Piece::Note(text)) => {
+                    self.bytes.extend_from_slice(text.as_bytes());
+                    Kind::Note
+                }
+                Some(Piece::Usage(usage)) => Kind::Usage(usage),
+                None => return,
+            }
+        };
+        self.ends.push(self.bytes.len());
+        self.kinds.push(kind);
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (&Kind, &str)> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        let pieces = starts.zip(&self.ends).map(|(a, b)| self.bytes.get(a..*b));
+        let texts =
+            pieces.map(|piece| std::str::from_utf8(piece.unwrap_or_default()).unwrap_or_default());
+        self.kinds.iter().zip(texts)
+    }
+
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.ends.clear();
+        self.kinds.clear();
+    }
+
+    /// Keeps the buffers of `read` (emptied) for the next pieces, unless more came meanwhile.
+    fn reuse(&mut self, mut read: Deltas) {
+        if self.ends.is_empty() {
+            read.clear();
+            *self = read;
+        }
+    }
 }
 
 /// The JS side of the calls of one run: the `onDelta` callback, and the listener that
@@ -71,22 +139,56 @@ struct Inbox {
 /// with its function's Promise settled; a call that is given up (tao stopped reading, or the
 /// user aborted) drops it, so a model still streaming into the old `onDelta` cannot reach the
 /// next call (it gets the error of a dropped closure, as it always did).
+///
+/// The function's Promise is waited for with two callbacks of the channel, made once too (a
+/// `JsFuture` makes two closures a call). A Promise may still be pending when its channel is
+/// dropped (a model that never answered an abort): its callbacks are then left to it, to
+/// settle into the dropped channel's inbox, since a freed callback would throw.
 struct Channel {
     inbox: Rc<RefCell<Inbox>>,
     on_delta: Closure<dyn FnMut(JsValue) -> bool>,
     forward: Closure<dyn FnMut()>,
     signal: Option<AbortSignal>,
+    /// `then`'s callbacks: fulfilled, rejected.
+    settle: Option<(Settle, Settle)>,
+}
+
+type Settle = Closure<dyn FnMut(JsValue) -> bool>;
+
+#[wasm_bindgen]
+extern "C" {
+    /// A Promise, waited for.
+    type Awaited;
+    #[wasm_bindgen(method, js_name = then)]
+    fn then_call(this: &Awaited, on_value: &JsValue, on_error: &JsValue);
 }
 
 impl Channel {
     fn new(signal: Option<AbortSignal>) -> Result<Channel, Error> {
+        let controller = controller()?;
         let inbox = Rc::new(RefCell::new(Inbox {
-            deltas: VecDeque::new(),
+            deltas: Deltas::default(),
             waker: None,
             stopped: false,
             open: false,
-            controller: controller()?,
+            signal: controller.signal(),
+            controller,
+            settled: None,
+            waiting: false,
         }));
+        let settle = |fulfilled: bool| {
+            let inbox = inbox.clone();
+            Settle::new(move |value: JsValue| {
+                let mut inbox = inbox.borrow_mut();
+                inbox.waiting = false;
+                inbox.settled = Some(if fulfilled { Ok(value) } else { Err(value) });
+                if let Some(waker) = inbox.waker.take() {
+                    waker.wake();
+                }
+                true
+            })
+        };
+        let settle = Some((settle(true), settle(false)));
         let on_delta = Closure::<dyn FnMut(JsValue) -> bool>::new({
             let inbox = inbox.clone();
             move |text: JsValue| {
@@ -94,9 +196,7 @@ impl Channel {
                 if !inbox.open {
                     return false;
                 }
-                if let Some(piece) = Piece::read(&text) {
-                    inbox.deltas.push_back(piece);
-                }
+                inbox.deltas.push(&text);
                 if let Some(waker) = inbox.waker.take() {
                     waker.wake();
                 }
@@ -125,12 +225,30 @@ impl Channel {
             on_delta,
             forward,
             signal,
+            settle,
         })
+    }
+
+    /// Waits for `promise` (the next poll finds how it settled in the inbox).
+    fn wait(&self, promise: &Promise) {
+        if let Some((on_value, on_error)) = &self.settle {
+            let mut inbox = self.inbox.borrow_mut();
+            (inbox.settled, inbox.waiting) = (None, true);
+            drop(inbox);
+            let awaited = promise.unchecked_ref::<Awaited>();
+            awaited.then_call(on_value.as_ref(), on_error.as_ref());
+        }
     }
 }
 
 impl Drop for Channel {
     fn drop(&mut self) {
+        if self.inbox.borrow().waiting {
+            if let Some((on_value, on_error)) = self.settle.take() {
+                on_value.forget();
+                on_error.forget();
+            }
+        }
         if let Some(user) = &self.signal {
             let _ = user.remove_event_listener_with_callback(
                 "abort",
@@ -142,7 +260,6 @@ impl Drop for Channel {
 
 /// What `onDelta` was given: a piece of text, or `{reasoning}`, `{note}` or `{usage}`.
 enum Piece {
-    Text(String),
     Reasoning(String),
     Note(String),
     Usage(Usage),
@@ -150,9 +267,6 @@ enum Piece {
 
 impl Piece {
     fn read(value: &JsValue) -> Option<Piece> {
-        if let Some(text) = value.as_string() {
-            return Some(Piece::Text(text));
-        }
         let get = |key: &str| {
             Reflect::get(value, &key.into())
                 .ok()
@@ -211,7 +325,7 @@ impl Sent {
             .zip(messages)
             .take_while(|(sent, now)| match (sent, plain(now)) {
                 (Some((role, text)), Some((now_role, now_text))) => {
-                    *role == now_role && text == now_text
+                    *role == now_role && crate::text::same(text, now_text)
                 }
                 _ => false,
             })
@@ -294,28 +408,25 @@ impl Model for JsModel {
                 Some(c) => (c.inbox.clone(), c.on_delta.as_ref().clone()),
                 None => return Err(Error::model("no channel to the JS model")),
             };
-            let controller = {
+            let (controller, signal) = {
                 let mut inbox = inbox.borrow_mut();
-                if inbox.controller.signal().aborted() {
+                if inbox.signal.aborted() {
                     inbox.controller = controller()?;
+                    inbox.signal = inbox.controller.signal();
                 }
                 inbox.deltas.clear();
                 inbox.stopped = false;
                 inbox.open = true;
-                inbox.controller.clone()
+                (inbox.controller.clone(), inbox.signal.clone())
             };
             if self.signal.as_ref().is_some_and(|s| s.aborted()) {
                 controller.abort();
             }
-            let options = Object::new();
-            let set = |key: &str, value: &JsValue| {
-                let _ = Reflect::set(&options, &key.into(), value);
-            };
-            set("stop", &to_js(&request.stop).unwrap_or(JsValue::NULL));
-            set("tools", &to_js(&request.tools).unwrap_or(JsValue::NULL));
             let messages = self.sent.borrow_mut().messages(request.messages)?;
-            set("signal", &controller.signal());
-            set("onDelta", &on_js_delta);
+            // `{stop, tools, signal, onDelta}`, made in one call.
+            let (stop, tools): (&dyn ToJson, &dyn ToJson) = (&request.stop, &request.tools);
+            let values = crate::to_json::Object(&[("stop", stop), ("tools", tools)]);
+            let options = super::values::options(&values, &signal, &on_js_delta);
             let result = self
                 .function
                 .call2(&JsValue::NULL, &messages, &options)
@@ -327,36 +438,43 @@ impl Model for JsModel {
                 Ok(returned) => {
                     // A string is the reply; anything else may be a Promise (a plain value is
                     // a Promise that is already resolved).
-                    let mut settled = (!returned.is_string())
-                        .then(|| JsFuture::from(Promise::resolve(&returned)));
+                    let promised = !returned.is_string();
+                    if let (true, Some(channel)) = (promised, &*self.channel.borrow()) {
+                        channel.wait(&Promise::resolve(&returned));
+                    }
                     std::future::poll_fn(|cx| {
                         // Drain first: everything streamed before the Promise settled counts.
+                        // (Taken out: `on_delta` may run JS that streams more, into the inbox.)
                         loop {
-                            let next = inbox.borrow_mut().deltas.pop_front();
-                            let Some(piece) = next else { break };
-                            let delta = match &piece {
-                                Piece::Text(text) => {
-                                    streamed = true;
-                                    Delta::Text(text)
-                                }
-                                Piece::Reasoning(text) => Delta::Reasoning(text),
-                                Piece::Note(text) => Delta::Note(text),
-                                Piece::Usage(usage) => Delta::Usage(*usage),
-                            };
-                            if !inbox.borrow().stopped && !on_delta(delta) {
-                                inbox.borrow_mut().stopped = true;
-                                controller.abort();
+                            let deltas = std::mem::take(&mut inbox.borrow_mut().deltas);
+                            if deltas.ends.is_empty() {
+                                break;
                             }
+                            for (kind, text) in deltas.iter() {
+                                let delta = match kind {
+                                    Kind::Text => {
+                                        streamed = true;
+                                        Delta::Text(text)
+                                    }
+                                    Kind::Reasoning => Delta::Reasoning(text),
+                                    Kind::Note => Delta::Note(text),
+                                    Kind::Usage(usage) => Delta::Usage(*usage),
+                                };
+                                if !inbox.borrow().stopped && !on_delta(delta) {
+                                    inbox.borrow_mut().stopped = true;
+                                    controller.abort();
+                                }
+                            }
+                            inbox.borrow_mut().deltas.reuse(deltas);
                         }
-                        let value = match &mut settled {
-                            None => Poll::Ready(Ok(returned.clone())),
-                            Some(settled) => std::pin::Pin::new(settled).poll(cx),
-                        };
-                        if value.is_ready() {
-                            return value;
+                        let settled = inbox.borrow_mut().settled.take();
+                        match (promised, settled) {
+                            (false, _) => return Poll::Ready(Ok(returned.clone())),
+                            (true, Some(value)) => return Poll::Ready(value),
+                            (true, None) => {}
                         }
                         // A model that never answers must not outlive an abort or a stop.
-                        if inbox.borrow().stopped || controller.signal().aborted() {
+                        if inbox.borrow().stopped || signal.aborted() {
                             given_up = true;
                             return Poll::Ready(Ok(JsValue::NULL));
                         }

@@ -12,8 +12,8 @@
 //! const trajectory = await agent.run("What is ...?", { onEvent: (e) => console.log(e), signal });
 //! ```
 //!
-//! Values cross the boundary as JSON ([`crate::to_json`] here, `JSON.parse` there): the core already
-//! speaks JSON for trajectories, so this costs no extra code in the wasm. Futures here are not
+//! Values cross the boundary as what their JSON would parse to ([`crate::to_json`]'s writer
+//! records them, and [`values`] builds them in JS without the text). Futures here are not
 //! `Send`: they hold JS values, and a browser tab has one thread. Errors cross as JS `Error`s
 //! that keep their kind (`error.kind`: `"config"`, `"network"`, `"auth"`, ...).
 // The tools' module uses only some of the helpers below.
@@ -53,6 +53,10 @@ mod net;
 mod net_module;
 #[cfg(feature = "tools-module")]
 mod tools_module;
+// values.js keeps the wasm's memory in a module variable: one core per page uses it, the
+// modules (their own wasm memories) convert through JSON (they are not on the hot path).
+#[cfg(not(any(feature = "net-module", feature = "tools-module")))]
+mod values;
 
 use crate::error::Error;
 use crate::settings::Settings;
@@ -103,10 +107,13 @@ pub(crate) fn js_error(error: &Error) -> JsValue {
     js.into()
 }
 
-/// A Rust value as a plain JS value, through JSON.
+/// A Rust value as a plain JS value: the one its JSON would parse to (see [`values`]).
 pub(crate) fn to_js(value: &dyn ToJson) -> Result<JsValue, JsError> {
-    let json = crate::to_json::to_string(value);
-    JSON::parse(&json).map_err(|_| JsError::new("could not convert a value for JavaScript"))
+    #[cfg(not(any(feature = "net-module", feature = "tools-module")))]
+    return Ok(values::to_js(value));
+    #[cfg(any(feature = "net-module", feature = "tools-module"))]
+    return JSON::parse(&crate::to_json::to_string(value))
+        .map_err(|_| JsError::new("could not convert a value for JavaScript"));
 }
 
 fn get(object: &JsValue, key: &str) -> JsValue {

@@ -106,6 +106,11 @@ impl Registry {
             .find(|t| t.spec().name.eq_ignore_ascii_case(name))
     }
 
+    /// All tools, in order.
+    pub fn tools(&self) -> &[Rc<dyn Tool>] {
+        &self.tools
+    }
+
     /// All tool specs, in order.
     pub fn specs(&self) -> impl Iterator<Item = &ToolSpec> {
         self.tools.iter().map(|t| t.spec())

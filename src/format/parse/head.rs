@@ -49,8 +49,10 @@ pub(super) fn clean_name(s: &str) -> &str {
 }
 
 pub(super) fn is_none_name(name: &str) -> bool {
-    let n = name.trim_end_matches('.').to_ascii_lowercase();
-    matches!(n.as_str(), "none" | "n/a" | "no action" | "null")
+    let n = name.trim_end_matches('.');
+    ["none", "n/a", "no action", "null"]
+        .iter()
+        .any(|none| n.eq_ignore_ascii_case(none))
 }
 
 fn is_token(s: &str) -> bool {
@@ -70,7 +72,11 @@ pub(super) fn parse_head(head: &str) -> Head<'_> {
     }
     // ASCII folding finds the same matches as Unicode lowercasing here: no non-ASCII
     // character lowercases into this ASCII phrase.
-    if t.to_ascii_lowercase().contains("final answer:") {
+    let final_answer = b"final answer:";
+    if t.as_bytes()
+        .windows(final_answer.len())
+        .any(|w| w.eq_ignore_ascii_case(final_answer))
+    {
         return Head::WithFinal;
     }
     let lead = head.len() - head.trim_start().len();

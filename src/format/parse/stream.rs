@@ -92,6 +92,11 @@ impl StreamParser {
         if self.cut.is_some() {
             return Vec::new();
         }
+        // The usual chunk: whole characters, none waiting for the rest of theirs.
+        if let (true, Ok(text)) = (self.utf8_tail.is_empty(), std::str::from_utf8(bytes)) {
+            self.work += bytes.len() as u64;
+            return self.push_decoded(text);
+        }
         let mut joined = std::mem::take(&mut self.utf8_tail);
         joined.extend_from_slice(bytes);
         self.work += joined.len() as u64;

@@ -1,0 +1,112 @@
+// The JS half of values.rs: builds the value a tape describes (`Tape` in src/to_json.rs), the
+// value JSON.parse would make of its JSON text, reading the tape in the wasm's memory.
+
+let memory, bytes, words, floats;
+const names = new Map(); // tao's own strings (keys, type names) by address, decoded once
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+let at, text, cut, next; // the next op, the tape's text, the next unit of it, the next float
+
+export function tao_memory(wasmMemory) {
+  memory = wasmMemory;
+}
+
+function view() {
+  if (bytes === undefined || bytes.byteLength === 0) {
+    // First use, or the memory grew (which empties the old views).
+    bytes = new Uint8Array(memory.buffer);
+    words = new Uint32Array(memory.buffer);
+    floats = new Float64Array(memory.buffer);
+  }
+}
+
+export function tao_value(ops, textAt, textLength, numbers) {
+  view();
+  at = ops >>> 2;
+  text = decode(textAt, textLength);
+  cut = 0;
+  next = numbers >>> 3;
+  return value();
+}
+
+/** Calls `listener` with the event; what it throws does not stop the agent. */
+export function tao_emit(listener, ops, textAt, textLength, numbers) {
+  const event = tao_value(ops, textAt, textLength, numbers);
+  try {
+    listener.call(null, event);
+  } catch (_) {}
+}
+
+/** A JS model's options: the object on the tape, then its `signal` and `onDelta`. */
+export function tao_options(ops, textAt, textLength, numbers, signal, onDelta) {
+  const options = tao_value(ops, textAt, textLength, numbers);
+  options.signal = signal;
+  options.onDelta = onDelta;
+  return options;
+}
+
+const encoder = new TextEncoder();
+
+/** Copies `s` (a model's streamed piece) as UTF-8 into wasm memory; see values.rs. */
+export function tao_text(s, to, room) {
+  if (typeof s !== "string") return -1;
+  if (s.length * 3 > room) return -s.length * 3;
+  view();
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 127) return encoder.encodeInto(s, bytes.subarray(to, to + room)).written;
+    bytes[to + i] = c;
+  }
+  return s.length;
+}
+
+function decode(from, length) {
+  // A short ASCII text is quicker copied than handed to the decoder.
+  if (length > 16) return decoder.decode(bytes.subarray(from, from + length));
+  let s = "";
+  for (let i = from; i < from + length; i++) {
+    if (bytes[i] > 127) return decoder.decode(bytes.subarray(from, from + length));
+    s += String.fromCharCode(bytes[i]);
+  }
+  return s;
+}
+
+function value() {
+  const op = words[at++], n = op >>> 3;
+  switch (op & 7) {
+    case 0: return null;
+    case 1: return n === 1;
+    case 2: return n;
+    case 3: return floats[next++];
+    case 4: return text.slice(cut, (cut += n));
+    case 5: {
+      const object = {};
+      for (let k = 0; k < n; k++) {
+        const key = words[at++], name = (key & 7) === 7 ? named(key >>> 3) : text.slice(cut, (cut += key >>> 3));
+        const v = value();
+        // JSON.parse makes "__proto__" a field like any other; an assignment would not.
+        if (name === "__proto__") Object.defineProperty(object, name, { value: v, writable: true, enumerable: true, configurable: true });
+        else object[name] = v;
+      }
+      return object;
+    }
+    case 6: {
+      const array = [];
+      for (let k = 0; k < n; k++) array.push(value());
+      return array;
+    }
+    case 7: return named(n);
+  }
+}
+
+// The latest names, by a hash of their address, in front of the map.
+const recentAt = new Int32Array(256), recent = new Array(256).fill("");
+
+function named(length) {
+  const address = words[at++], slot = (address ^ (address >>> 8)) & 255;
+  let name = recent[slot];
+  if (recentAt[slot] === address && name.length === length) return name;
+  name = names.get(address);
+  if (name === undefined || name.length !== length) names.set(address, (name = decoder.decode(bytes.subarray(address, address + length))));
+  recentAt[slot] = address;
+  return (recent[slot] = name);
+}
