@@ -59,6 +59,7 @@ test-e2e: dist
 bench: build
 	cargo bench --bench bench
 	node bench/wasm_step.mjs
+	node bench/stream_ondelta.mjs
 	scripts/size.sh
 	node scripts/bench-peers.mjs
 
