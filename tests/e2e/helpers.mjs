@@ -132,3 +132,16 @@ export function assertClean(page) {
   assert.deepEqual(page.problems.console, [], "console errors");
   assert.deepEqual(page.problems.dialogs, [], "dialogs");
 }
+
+/** The paths the page fetched since it opened whose names contain `part`, sorted (the browser's own record). */
+export function fetched(page, part) {
+  return page.evaluate(
+    (part) =>
+      performance
+        .getEntriesByType("resource")
+        .map((e) => new URL(e.name).pathname)
+        .filter((p) => p.includes(part))
+        .sort(),
+    part,
+  );
+}

@@ -20,7 +20,7 @@ import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { setUp, openPage, waitStopped, texts, stat, OUT } from "./helpers.mjs";
+import { setUp, openPage, waitStopped, texts, stat, OUT, fetched } from "./helpers.mjs";
 import { startMockLlm } from "../mock/llm.mjs";
 
 const CANARY = "sk-canary-7f3a9c1e5b2d4e6f8a0b";
@@ -124,30 +124,20 @@ describe("formats", () => {
 });
 
 describe("loading", () => {
-  // What the page fetched of the providers' module since it opened (the browser's own record).
-  const fetched = (page) =>
-    page.evaluate(() =>
-      performance
-        .getEntriesByType("resource")
-        .map((e) => new URL(e.name).pathname)
-        .filter((p) => p.includes("tao_net"))
-        .sort(),
-    );
-
   it("the providers' module is fetched only when a run first needs a provider, and once", async () => {
     const offline = await openPage(env, { query: "?scenario=apple-ceo" });
     assert.equal(await runAndWait(offline), "answer");
-    assert.deepEqual(await fetched(offline), [], "an offline run loads no provider");
+    assert.deepEqual(await fetched(offline, "tao_net"), [], "an offline run loads no provider");
     await offline.context().close();
 
     mock.reset();
     const page = await openWith({ provider: "openai" });
-    assert.deepEqual(await fetched(page), [], "a page set to a provider loads it only at Run");
+    assert.deepEqual(await fetched(page, "tao_net"), [], "a page set to a provider loads it only at Run");
     assert.equal(await runAndWait(page), "answer");
     assert.match((await texts(page, "answer"))[0], /Mobile, Alabama/);
-    assert.deepEqual(await fetched(page), ["/pkg/tao_net.js", "/pkg/tao_net_bg.wasm"]);
+    assert.deepEqual(await fetched(page, "tao_net"), ["/pkg/tao_net.js", "/pkg/tao_net_bg.wasm"]);
     assert.equal(await runAndWait(page), "answer", "a second run");
-    assert.equal((await fetched(page)).length, 2, "loaded once");
+    assert.equal((await fetched(page, "tao_net")).length, 2, "loaded once");
     assert.deepEqual(page.problems.errors, []);
     await page.context().close();
   });

@@ -19,7 +19,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { setUp, openPage, waitStopped, texts, OUT } from "./helpers.mjs";
+import { setUp, openPage, waitStopped, texts, OUT, fetched } from "./helpers.mjs";
 import { REPO_ROOT } from "./server.mjs";
 import { startMockLlm } from "../mock/llm.mjs";
 
@@ -183,22 +183,12 @@ describe("tools", () => {
 });
 
 describe("built-in tools' code", () => {
-  // What the page fetched of the tools' module since it opened (the browser's own record).
-  const fetched = (page) =>
-    page.evaluate(() =>
-      performance
-        .getEntriesByType("resource")
-        .map((e) => new URL(e.name).pathname)
-        .filter((p) => p.includes("tao_tools"))
-        .sort(),
-    );
-
   it("the calculator's code loads at its first call, and its answers and errors are the tool's", async () => {
     const page = await openPage(env, { query: "?scenario=water&lang=en" });
-    assert.deepEqual(await fetched(page), [], "nothing before a run");
+    assert.deepEqual(await fetched(page, "tao_tools"), [], "nothing before a run");
     await run(page);
     assert.equal(await waitStopped(page), "answer");
-    assert.deepEqual(await fetched(page), ["/pkg/tao_tools.js", "/pkg/tao_tools_bg.wasm"]);
+    assert.deepEqual(await fetched(page, "tao_tools"), ["/pkg/tao_tools.js", "/pkg/tao_tools_bg.wasm"]);
     const observations = await texts(page, "observation");
     assert.match(observations.at(-1), /2600$/, "60 * 35 + 500");
     assert.match((await texts(page, "answer"))[0], /About 2600 ml/);
