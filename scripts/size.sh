@@ -46,7 +46,7 @@
 # the model's Promise waited for with callbacks made once +0.4 KB; deltas copied by JS into one
 # buffer, a call's options made in one call, names and the recorder kept +1.0 KB: 194,648 B (+4,776),
 # goal and ceiling 4.5 KiB up (measured before the modules above, on 189,872 B). Both together,
-# with the core's snippets counted (values.js, and the modules' loader): 155,595 B. The ceiling is today's size plus a little headroom, so a regression fails the
+# with the core's snippets counted (values.js, and the modules' loader): 155,540 B (Doc written by its own ToJson: -55). The ceiling is today's size plus a little headroom, so a regression fails the
 # build long before it reaches the goal; lower it as size work lands (and raise it only with a
 # reason in the commit).
 set -euo pipefail

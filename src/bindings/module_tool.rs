@@ -10,8 +10,8 @@ use super::{describe, modules, to_js};
 use crate::chat::ToolSpec;
 use crate::host::LocalBoxFuture;
 use crate::settings::{Docs, Elsewhere};
-use crate::to_json::{JsonWriter, Object as JsonObject, ToJson};
-use crate::tools::docs::{self, Doc};
+use crate::to_json::Object as JsonObject;
+use crate::tools::docs;
 use crate::tools::knowledge::lookup_spec;
 use crate::tools::wikipedia::{search_spec, Wiki};
 use crate::tools::{calculator_spec, Tool, ToolError, ToolOutput};
@@ -70,30 +70,11 @@ impl Elsewhere for FromModule {
 
     fn docs(&self, docs: &Docs) -> Rc<dyn Tool> {
         let config = match docs {
-            Docs::Given(list) => to_js(&JsonObject(&[("docs", &DocList(list))])),
+            Docs::Given(list) => to_js(&JsonObject(&[("docs", list)])),
             Docs::At(url) => to_js(&JsonObject(&[("url", url)])),
         };
         let maker = self.maker("docs", config.unwrap_or(JsValue::UNDEFINED));
         ModuleTool::made(docs::spec(), maker, (false, false))
-    }
-}
-
-/// Documents as the module reads them.
-struct DocList<'a>(&'a [Doc]);
-
-impl ToJson for DocList<'_> {
-    fn write_json(&self, out: &mut JsonWriter) {
-        let list: Vec<OneDoc> = self.0.iter().map(OneDoc).collect();
-        list.write_json(out);
-    }
-}
-
-struct OneDoc<'a>(&'a Doc);
-
-impl ToJson for OneDoc<'_> {
-    fn write_json(&self, out: &mut JsonWriter) {
-        let d = self.0;
-        out.object(&[("title", &d.title), ("url", &d.url), ("text", &d.text)]);
     }
 }
 

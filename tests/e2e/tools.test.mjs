@@ -209,6 +209,18 @@ describe("built-in tools' code", () => {
     assert.equal(results[1].bad, 0, "a failure of the tool is not the model's");
     assert.match(results[1].observation, /division by zero/);
     assert.equal(results[2].observation, "1024");
+    // search_docs over documents given as a list: handed to the module, searched there.
+    const found = await page.evaluate(async () => {
+      const { Agent } = await import("/pkg/tao_agent.js");
+      const docs = [
+        { title: "Install on Windows", url: "/install-windows", text: "Run the installer, then restart the shell." },
+        { title: "Billing", url: "/billing", text: "Invoices are sent monthly." },
+      ];
+      const replies = ["Action: search_docs\nAction Input: install windows", "Final Answer: done"];
+      const t = await new Agent({ tools: ["search_docs"], docs, replies }).run("how do I install?");
+      return t.steps[0].observation;
+    });
+    assert.match(found, /^\[1\] Install on Windows — \/install-windows\n/);
     assert.deepEqual(page.problems.errors, []);
     await page.context().close();
   });

@@ -21,6 +21,7 @@ use crate::host::LocalBoxFuture;
 #[cfg(feature = "builtin-tools")]
 use crate::http::{read_reply, HttpRequest, Transport};
 use crate::json::{invalid_type, FromJson, Object};
+use crate::to_json::{JsonWriter, ToJson};
 use serde_json::Value;
 #[cfg(feature = "builtin-tools")]
 use std::cell::RefCell;
@@ -87,6 +88,17 @@ impl FromJson for Doc {
             *into = o.required(key)?;
         }
         Ok(doc)
+    }
+}
+
+/// Written as read (the core hands given documents to the tools' module this way).
+impl ToJson for Doc {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.object(&[
+            ("title", &self.title),
+            ("url", &self.url),
+            ("text", &self.text),
+        ]);
     }
 }
 
