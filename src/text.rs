@@ -161,6 +161,17 @@ fn is_closing(c: char) -> bool {
     )
 }
 
+/// `items` as a list of quoted texts, `["Ulm", "Albert Einstein"]`: the way Rust's `{:?}` shows
+/// them (and Python's `str(list)`, as the paper's WikiEnv wrote its "Similar:"), quoted and
+/// escaped as JSON, so the wasm does not carry Rust's debug formatting for one line (0.5 KB).
+pub fn quoted_list(items: &[&str]) -> String {
+    let quoted: Vec<String> = items
+        .iter()
+        .map(|item| crate::to_json::to_string(item))
+        .collect();
+    format!("[{}]", quoted.join(", "))
+}
+
 /// Han, kana and Hangul: scripts written without spaces between words (Korean has spaces, but
 /// its words inflect, and pairs match across the endings).
 pub fn is_cjk(c: char) -> bool {
@@ -196,6 +207,20 @@ pub fn estimate_tokens(text: &str) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What `{:?}` showed for the same list, for every title a wiki has.
+    #[test]
+    fn a_quoted_list_reads_as_rust_and_python_show_one() {
+        let titles = [
+            "Ulm",
+            "Albert Einstein",
+            "Mercury (planet)",
+            "爱因斯坦",
+            "Say \"hi\" \\ bye",
+        ];
+        assert_eq!(quoted_list(&titles), format!("{titles:?}"));
+        assert_eq!(quoted_list(&[]), "[]");
+    }
 
     /// Each case: a text, and the sentences it is cut into.
     const CASES: &[(&str, &[&str])] = &[

@@ -720,7 +720,9 @@ impl Trajectory {
             }
             for call in &step.calls {
                 if let Some(retried) = &call.retried {
-                    out += &format!("  (retried: {} — {:?})\n", retried.why.name(), call.raw);
+                    // The reply quoted as a JSON string (its line ends shown as `\n`).
+                    let raw = crate::to_json::to_string(&call.raw);
+                    out += &format!("  (retried: {} — {raw})\n", retried.why.name());
                 }
             }
             if let Some(thinking) = step.calls.last().and_then(|c| c.thinking.as_ref()) {

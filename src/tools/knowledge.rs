@@ -15,7 +15,7 @@
 use super::{FnTool, Tool, ToolError, ToolSpec};
 use crate::error::Error;
 use crate::json::{FromJson, Object};
-use crate::text::{fold_case, folded, sentences};
+use crate::text::{fold_case, folded, quoted_list, sentences};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -157,7 +157,7 @@ pub fn tools(lang: &str) -> Vec<Rc<dyn Tool>> {
             }
             let Some(page) = best_page(&pages, query) else {
                 let titles: Vec<&str> = pages.iter().map(|p| p.title.as_str()).collect();
-                return Ok(format!("Could not find [{query}]. Similar: {titles:?}."));
+                return Ok(format!("Could not find [{query}]. Similar: {}.", quoted_list(&titles)));
             };
             let text = if chinese { &page.zh } else { &page.en };
             Ok(state.borrow_mut().open(sentences(text)))

@@ -250,12 +250,15 @@ impl Search {
             ])
             .await?;
         let hits: Vec<Page> = self.read(&reply, "search")?;
-        let titles: Vec<String> = hits
-            .into_iter()
-            .map(|hit| hit.title)
-            .filter(|title| Some(title) != skip.as_ref())
+        let titles: Vec<&str> = hits
+            .iter()
+            .map(|hit| hit.title.as_str())
+            .filter(|title| skip.as_deref() != Some(*title))
             .collect();
-        Ok(format!("Could not find [{entity}]. Similar: {titles:?}."))
+        Ok(format!(
+            "Could not find [{entity}]. Similar: {}.",
+            crate::text::quoted_list(&titles)
+        ))
     }
 
     /// Sends one Action API query and returns the reply's JSON. Any failure is the tool's, and
