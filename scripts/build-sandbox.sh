@@ -67,6 +67,8 @@ if [ "$built" -nt pkg/tao_sandbox_bg.wasm ] || [ ! -f pkg/tao_sandbox.js ]; then
   # the producers and target-features sections are metadata no browser reads.
   node_modules/.bin/wasm-opt -Oz --converge --strip-producers --strip-target-features \
     pkg/tao_sandbox_bg.wasm -o pkg/tao_sandbox_bg.wasm
+  # Its glue minified, as the core's is (scripts/build.sh).
+  scripts/minify.sh pkg/tao_sandbox.js
 else
   say "pkg/tao_sandbox_bg.wasm is up to date"
 fi

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Minifies JavaScript and CSS files in place with esbuild (pinned in package.json; a dev tool,
+# nothing of it ships): comments, blanks and local names go; every import, export, string and
+# behaviour stays.
+#
+#   scripts/minify.sh [--keep-names] FILE...     (.js as an ES module, .css as a stylesheet)
+#
+# --keep-names keeps each function's and class's `name`: the page's own code needs it (the name
+# of a JS model function is what a trajectory records as the model); wasm-bindgen's glue does not.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+esbuild=node_modules/.bin/esbuild
+[ -x "$esbuild" ] || { echo "minify: $esbuild is missing; run scripts/install.sh build" >&2; exit 1; }
+names=()
+if [ "${1:-}" = --keep-names ]; then names=(--keep-names); shift; fi
+for file in "$@"; do
+  case "$file" in
+    *.js) "$esbuild" "$file" --minify "${names[@]}" --format=esm --log-level=warning --allow-overwrite --outfile="$file" ;;
+    *.css) "$esbuild" "$file" --minify --log-level=warning --allow-overwrite --outfile="$file" ;;
+    *) echo "minify: $file is neither .js nor .css" >&2; exit 1 ;;
+  esac
+done
