@@ -4,12 +4,15 @@ PORT ?= 8000
 
 .PHONY: demo build dist example test test-native test-browser test-types test-e2e bench size parse-score fuzz install clean
 
-## Build the page and serve it on 127.0.0.1 (the offline scripted model needs no key).
+## Build the page and serve it on 127.0.0.1 (the offline scripted model needs no key): the site
+## as a static host would serve it, target/site (scripts/site.sh: index.html, www/ minified, pkg/).
+## To edit www/ and reload, serve the repository root instead: `python3 -m http.server`.
 demo: build
+	scripts/site.sh
 	@echo ""
 	@echo "  tao is running at  http://127.0.0.1:$(PORT)/  (Ctrl-C to stop)"
 	@echo ""
-	exec python3 -m http.server $(PORT) --bind 127.0.0.1
+	cd target/site && exec python3 -m http.server $(PORT) --bind 127.0.0.1
 
 ## Build the wasm and its JS glue into pkg/ (and print their size).
 build:

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Minifies JavaScript and CSS files in place with esbuild (pinned in package.json; a dev tool,
-# nothing of it ships): comments, blanks and local names go; every import, export, string and
-# behaviour stays.
+# nothing of it ships): comments (tao's `//!` module docs too: no third-party code is minified
+# here), blanks and local names go; every import, export, string and behaviour stays.
 #
 #   scripts/minify.sh [--keep-names] FILE...     (.js as an ES module, .css as a stylesheet)
 #
@@ -15,8 +15,8 @@ names=()
 if [ "${1:-}" = --keep-names ]; then names=(--keep-names); shift; fi
 for file in "$@"; do
   case "$file" in
-    *.js) "$esbuild" "$file" --minify "${names[@]}" --format=esm --log-level=warning --allow-overwrite --outfile="$file" ;;
-    *.css) "$esbuild" "$file" --minify --log-level=warning --allow-overwrite --outfile="$file" ;;
+    *.js) "$esbuild" "$file" --minify "${names[@]}" --legal-comments=none --format=esm --log-level=warning --allow-overwrite --outfile="$file" ;;
+    *.css) "$esbuild" "$file" --minify --legal-comments=none --log-level=warning --allow-overwrite --outfile="$file" ;;
     *) echo "minify: $file is neither .js nor .css" >&2; exit 1 ;;
   esac
 done

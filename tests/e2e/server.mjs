@@ -1,6 +1,7 @@
-// The page's server for the end-to-end tests: the README's own `make demo` (it builds, then
-// serves the repository root with `python3 -m http.server` on 127.0.0.1), on a free port, so
-// the tests open exactly what a newcomer opens.
+// The page's server for the end-to-end tests: the README's own `make demo` (it builds, writes the
+// site a static host would serve, target/site, with the page's code minified, and serves it with
+// `python3 -m http.server` on 127.0.0.1), on a free port, so the tests open exactly what a
+// newcomer opens.
 //
 //   import { startServer } from "./server.mjs";
 //   const server = await startServer();      // http://127.0.0.1:<free port>/
