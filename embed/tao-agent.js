@@ -38,7 +38,7 @@
 //! `lookup` without a `wiki`; `fetchOfflineData()` does the same for a page that uses `Agent`.
 
 import init, { Agent, scenarios, loadOfflineData } from "./tao_agent.js";
-import { setLang } from "./i18n.js";
+import { setLang, loadLang } from "./i18n.js";
 
 /** The element's own words; the cards' words come from the demo page's `i18n.js`. */
 const WORDS = {
@@ -146,6 +146,7 @@ export class TaoAgent extends ElementBase {
 
   connectedCallback() {
     this.#words();
+    this.#loadWords();
     if (this.#ready) return;
     this.#status(this.#say("loading"));
     // A scenario's task fills the box at once, so its data comes with the wasm.
@@ -164,7 +165,10 @@ export class TaoAgent extends ElementBase {
   }
 
   attributeChangedCallback(name) {
-    if (name === "lang") this.#words();
+    if (name === "lang") {
+      this.#words();
+      this.#loadWords();
+    }
     if (this.#touched || !loading) return;
     if (name === "scenario" && this.getAttribute("scenario")) fetchOfflineData().then(() => this.#fillTask(), () => {});
     else this.#fillTask();
@@ -273,6 +277,7 @@ export class TaoAgent extends ElementBase {
     } catch (e) {
       throw this.#fail(e);
     }
+    await loadLang(this.#lang()).catch(() => {}); // the cards' words; without them, English
     if (this.#running) return this.#trajectory;
     const box = this.#part("task");
     if (typeof task === "string") box.value = task;
@@ -363,6 +368,22 @@ export class TaoAgent extends ElementBase {
     this.#part("task").placeholder = this.#say("placeholder");
     this.#part("run").textContent = this.#say("run");
     this.#part("stop").textContent = this.#say("stop");
+  }
+
+  /**
+   * Fetches the words of the element's language when they are not here yet (the Chinese ones are
+   * a module of their own: i18n.js `loadLang`), then shows them where the view already spoke
+   * (its welcome text); the cards drawn later use them.
+   */
+  #loadWords() {
+    const lang = this.#lang();
+    if (lang === "en") return;
+    loadLang(lang).then(() => {
+      if (this.#lang() !== lang) return;
+      this.#words();
+      const view = this.#view();
+      if (view?.querySelector(':scope > [data-kind="empty"]')) view.showEmpty();
+    }, () => {});
   }
 
   /** The task box shows the `task` attribute, else the scenario's own task. */

@@ -17,13 +17,15 @@
 //! | `tao:import`     | `{ name, text }` of the chosen file     |
 //! | `tao:share`      | the settings                            |
 //! | `tao:scenario`   | `{ name }` of the scenario just chosen  |
-//! | `tao:lang`       | `{ lang }` just chosen                  |
+//! | `tao:lang`       | `{ lang }` just chosen (its words loaded) |
 //! | `tao:provider`   | `{ provider }` just chosen              |
 //! | `tao:test`       | the settings                            |
 //! | `tao:key`        | `{ provider, apiKey, remember }` edited |
 //!
 //! The form's markup lives in `index.html` (it works as plain HTML before any script runs);
 //! this class only wires it. Registered in `elements.js`.
+
+import { loadLang } from "./i18n.js";
 
 export class TaoControls extends HTMLElement {
   #wired = false;
@@ -61,7 +63,14 @@ export class TaoControls extends HTMLElement {
       emit("tao:import", { name: file.name, text: await file.text() });
     });
     on('[name="scenario"]', "change", (e) => emit("tao:scenario", { name: e.target.value }));
-    on('[name="lang"]', "change", (e) => emit("tao:lang", { lang: e.target.value }));
+    // The parts redraw their words when they hear it: the language's words come first (fetched
+    // as soon as the menu is touched, so the switch is usually instant).
+    for (const type of ["focus", "pointerdown"]) on('[name="lang"]', type, () => loadLang("zh").catch(() => {}));
+    on('[name="lang"]', "change", async (e) => {
+      const lang = e.target.value;
+      await loadLang(lang).catch(() => {}); // without them, the words stay English
+      emit("tao:lang", { lang });
+    });
     on('[name="provider"]', "change", (e) => {
       this.#showProvider();
       emit("tao:provider", { provider: e.target.value });

@@ -4,7 +4,7 @@
 //! `app.js`. A new panel is an element in `elements.js` plus its part in `PARTS`.
 
 import "./elements.js";
-import { t, setLang, lang, applyI18n } from "./i18n.js";
+import { t, setLang, loadLang, lang, applyI18n } from "./i18n.js";
 import { state, controls, toolsPanel, view, stats, loadTao, showError, showStatus, messageOf } from "./app.js";
 import * as scenarios from "./scenarios.js";
 import * as pageTools from "./page-tools.js";
@@ -36,7 +36,12 @@ for (const part of PARTS) part.install();
 
 async function start() {
   const query = share.readQuery();
-  setLang(query.lang ?? (navigator.language?.startsWith("zh") ? "zh" : "en"));
+  const chosen = query.lang ?? (navigator.language?.startsWith("zh") ? "zh" : "en");
+  // The wasm starts loading at once; the Chinese words, when they are needed, beside it.
+  const loading = loadTao();
+  loading.catch(() => {}); // reported below
+  await loadLang(chosen).catch(() => {}); // without them, the page speaks English
+  setLang(chosen);
   controls.apply({ lang: lang() });
   applyI18n();
   stats.refresh();
@@ -45,7 +50,7 @@ async function start() {
   showStatus(t("status.loading"));
 
   try {
-    await loadTao();
+    await loading;
   } catch (e) {
     showStatus("");
     showError(`${t("error.load")} (${messageOf(e)})`);
