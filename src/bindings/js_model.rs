@@ -29,7 +29,7 @@ use crate::host::LocalBoxFuture;
 use crate::llm::{Delta, Model, OnDelta, Reply, Request, ToolCall};
 use crate::to_json::{JsonWriter, ToJson};
 use crate::trajectory::Usage;
-use js_sys::{Array, Function, Promise, Reflect, JSON};
+use js_sys::{Array, Function, Promise, Reflect};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -333,11 +333,18 @@ impl Sent {
         self.messages.truncate(same);
         self.objects.set_length(same as u32);
         for message in &messages[same..] {
-            let object = to_js(&ForModel(message))
-                .map_err(|_| Error::model("could not pass the prompt to the JS model"))?;
-            self.objects.push(&object);
+            let plain = plain(message);
+            match plain {
+                // `{role, content}`, made by JS from the two (see `push_message`).
+                Some((role, text)) => super::values::push_message(&self.objects, role, text),
+                None => {
+                    let object = to_js(&ForModel(message))
+                        .map_err(|_| Error::model("could not pass the prompt to the JS model"))?;
+                    self.objects.push(&object);
+                }
+            }
             self.messages
-                .push(plain(message).map(|(role, text)| (role, text.to_string())));
+                .push(plain.map(|(role, text)| (role, text.to_string())));
         }
         Ok(self.objects.slice(0, messages.len() as u32))
     }
@@ -546,13 +553,7 @@ fn reply(value: &JsValue, streamed: bool, on_delta: OnDelta<'_>) -> Result<Reply
     }
     let mut result = Reply::default();
     if object {
-        let json = |v: JsValue| -> Value {
-            JSON::stringify(&v)
-                .ok()
-                .and_then(|s| s.as_string())
-                .and_then(|s| serde_json::from_str(&s).ok())
-                .unwrap_or(Value::Null)
-        };
+        let json = |v: JsValue| super::json_of(&v);
         let calls = json(get("toolCalls"));
         for (i, call) in calls.as_array().into_iter().flatten().enumerate() {
             let arguments = match &call["arguments"] {

@@ -52,6 +52,14 @@ export function tao_event(listener, kind, index, n, a, aLength, b, bLength, c, c
   } catch (_) {}
 }
 
+const roles = ["system", "user", "assistant", "tool"]; // Role's variants, in order
+
+/** Adds the message `{role, content}` to `messages` (see values.rs's `push_message`). */
+export function tao_push_message(messages, role, at, length) {
+  view();
+  messages.push({ role: roles[role], content: decode(at, length) });
+}
+
 /** A JS model's options: the object on the tape, then its `signal` and `onDelta`. */
 export function tao_options(ops, textAt, textLength, numbers, signal, onDelta) {
   const options = tao_value(ops, textAt, textLength, numbers);

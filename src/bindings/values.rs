@@ -5,9 +5,10 @@
 //!
 //! The tape's buffers are kept from value to value (a run records several per step).
 
+use crate::chat::Role;
 use crate::event::Event;
 use crate::to_json::{JsonWriter, ToJson};
-use js_sys::Function;
+use js_sys::{Array, Function};
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
@@ -39,6 +40,7 @@ extern "C" {
         b: &JsValue,
     ) -> JsValue;
     fn tao_text(text: &JsValue, at: u32, room: u32) -> i32;
+    fn tao_push_message(array: &Array, role: u32, text: u32, length: u32);
 }
 
 thread_local! {
@@ -147,6 +149,16 @@ pub(crate) fn emit(listener: &Function, event: &Event) {
     tao_event(
         listener, kind, index, n, a, a_length, b, b_length, c, c_length, &value, fuel,
     );
+}
+
+/// Adds `{role, content}` to `array`: the value the tape would make of a message that is only
+/// a role and a text (the text formats' messages), made by an object literal in JS.
+pub(crate) fn push_message(array: &Array, role: Role, content: &str) {
+    if !READY.replace(true) {
+        tao_memory(wasm_bindgen::memory());
+    }
+    let at = content.as_ptr() as usize as u32;
+    tao_push_message(array, role as u32, at, content.len() as u32);
 }
 
 /// A JS model's options: `values` (an object) with its `signal` and `onDelta` after them.
