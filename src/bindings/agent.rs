@@ -2,7 +2,7 @@
 //! `run` building a fresh loop from them (so runs do not share tool state).
 
 use super::host::WebHost;
-use super::js_model::JsModel;
+use super::js_model::{JsModel, Spare};
 use super::js_tool::JsTool;
 use super::{get, js_error, json_of, read_settings, to_js};
 use crate::agent::Agent;
@@ -28,6 +28,8 @@ pub struct JsAgent {
     /// The `model` setting when it is a JS function (JSON cannot carry it).
     model: Option<Function>,
     js_tools: Rc<RefCell<Vec<JsTool>>>,
+    /// The JS model's controller, kept from run to run.
+    spare: Spare,
 }
 
 #[wasm_bindgen(js_class = Agent)]
@@ -45,6 +47,7 @@ impl JsAgent {
             settings,
             model,
             js_tools: Rc::default(),
+            spare: Spare::default(),
         })
     }
 
@@ -265,7 +268,8 @@ impl JsAgent {
         let model = self
             .model
             .clone()
-            .map(|function| Box::new(JsModel::new(function, signal.clone())) as Box<dyn Model>);
+            .map(|function| JsModel::reusing(function, signal.clone(), self.spare.clone()))
+            .map(|model| Box::new(model) as Box<dyn Model>);
         // A provider is reached through its module, loaded at the first call (this core was
         // built without the providers: see `super::net`).
         #[cfg(not(feature = "providers"))]
