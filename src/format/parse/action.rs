@@ -13,7 +13,7 @@ use super::json::{
 use super::labels::{marker_parts, Label};
 use super::messages::message_for;
 use super::resolve::{with_next, Reader, Step};
-use super::{sub, ParseOptions, Style, Why};
+use super::{sub, trim, ParseOptions, Style, Why};
 use serde_json::Value;
 
 impl Reader<'_> {
@@ -338,7 +338,7 @@ pub(super) fn is_finish(name: &str, options: &ParseOptions) -> bool {
 
 /// The registered spelling of `name`, or the message naming the valid tools.
 pub(super) fn tool_name(name: &str, options: &ParseOptions) -> Result<String, String> {
-    let name = name.trim();
+    let name = trim(name);
     let Some(tools) = &options.tools else {
         return Ok(name.to_string());
     };
@@ -346,11 +346,11 @@ pub(super) fn tool_name(name: &str, options: &ParseOptions) -> Result<String, St
     let bare = name.trim_end_matches(['.', ',', ';']).trim_end();
     let found = tools
         .iter()
-        .find(|t| t.trim() == name)
-        .or_else(|| tools.iter().find(|t| t.trim().eq_ignore_ascii_case(name)))
-        .or_else(|| tools.iter().find(|t| t.trim().eq_ignore_ascii_case(bare)));
+        .find(|t| trim(t) == name)
+        .or_else(|| tools.iter().find(|t| trim(t).eq_ignore_ascii_case(name)))
+        .or_else(|| tools.iter().find(|t| trim(t).eq_ignore_ascii_case(bare)));
     if let Some(t) = found {
-        return Ok(t.trim().to_string());
+        return Ok(trim(t).to_string());
     }
     let what = match tools.is_empty() {
         true => format!("There are no tools here, so `{name}` cannot be used."),

@@ -16,7 +16,7 @@ use super::json::{bracket_feed, close_to_open, JsonScan};
 use super::labels::Label;
 use super::resolve::{collect_thought, resolve};
 use super::stream::{Line, LineKind};
-use super::{sub, ParseEvent, ParseOptions, Verdict};
+use super::{sub, trim, ParseEvent, ParseOptions, Verdict};
 
 /// Where the live-event tracker is in the first action of the reply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,7 +85,7 @@ impl Tracker {
         };
         let n = seen.lines.len();
         let text = sub(seen.text, line.start, line.end);
-        let blank = text.trim().is_empty();
+        let blank = trim(text).is_empty();
         if let LineKind::Label(Label::Action | Label::Final, _) = line.kind {
             if !self.thought_sent {
                 self.thought_sent = true;
@@ -112,7 +112,7 @@ impl Tracker {
             Track::AwaitInputLabel => match line.kind {
                 LineKind::Label(Label::ActionInput, content) => {
                     let rest = sub(seen.text, content, line.end);
-                    if rest.trim().is_empty() {
+                    if trim(rest).is_empty() {
                         self.track = Track::AwaitInputStart;
                     } else {
                         self.start_input(seen, rest, n, events);
