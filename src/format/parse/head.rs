@@ -6,7 +6,7 @@
 //! [`parse_head`] tells them apart from the head's text alone; both the live events and the
 //! verdict start from it.
 
-use super::{sub, trim};
+use super::{sub, trim, trim_start};
 
 /// The start of an action, as written after `Action:`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,7 +83,7 @@ pub(super) fn parse_head(head: &str) -> Head<'_> {
     {
         return Head::WithFinal;
     }
-    let lead = head.len() - head.trim_start().len();
+    let lead = head.len() - trim_start(head).len();
     let mut best: Option<(usize, Head)> = None;
     if let Some(i) = t.find('[') {
         let name = clean_name(sub(t, 0, i));
@@ -114,8 +114,8 @@ pub(super) fn parse_head(head: &str) -> Head<'_> {
     if let Some(i) = t.find(':') {
         let name = clean_name(sub(t, 0, i));
         let rest = sub(t, i + 1, t.len());
-        if is_token(name) && !rest.trim().is_empty() && best.is_none_or(|(p, _)| i < p) {
-            let skip = rest.len() - rest.trim_start().len();
+        if is_token(name) && !trim(rest).is_empty() && best.is_none_or(|(p, _)| i < p) {
+            let skip = rest.len() - trim_start(rest).len();
             best = Some((
                 i,
                 Head::Colon {

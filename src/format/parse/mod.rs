@@ -226,6 +226,14 @@ fn trim(s: &str) -> &str {
     }
 }
 
+/// `s.trim_start()`, at once when `s` starts with a printable ASCII byte (see [`trim`]).
+fn trim_start(s: &str) -> &str {
+    match s.as_bytes().first() {
+        Some(a) if a.is_ascii_graphic() => s,
+        _ => s.trim_start(),
+    }
+}
+
 fn sub(text: &str, a: usize, b: usize) -> &str {
     text.get(a..b).unwrap_or("")
 }
