@@ -27,7 +27,8 @@ pub struct JsAgent {
     settings: Settings,
     /// The `model` setting when it is a JS function (JSON cannot carry it).
     model: Option<Function>,
-    js_tools: Rc<RefCell<Vec<JsTool>>>,
+    /// Shared with each run's registry, not copied into it.
+    js_tools: RefCell<Vec<Rc<JsTool>>>,
     /// The JS model's controller, kept from run to run.
     spare: Spare,
 }
@@ -46,7 +47,7 @@ impl JsAgent {
         Ok(JsAgent {
             settings,
             model,
-            js_tools: Rc::default(),
+            js_tools: RefCell::default(),
             spare: Spare::default(),
         })
     }
@@ -75,11 +76,11 @@ impl JsAgent {
         }
         let mut tools = self.js_tools.borrow_mut();
         tools.retain(|t| !t.spec.name.eq_ignore_ascii_case(&spec.name));
-        tools.push(JsTool {
+        tools.push(Rc::new(JsTool {
             spec,
             function,
             unchecked,
-        });
+        }));
         Ok(())
     }
 
@@ -287,10 +288,7 @@ impl JsAgent {
             transport: Some(Rc::new(super::fetch::WebTransport { signal })),
             #[cfg(not(any(feature = "providers", feature = "builtin-tools")))]
             transport: None,
-            tools: tools
-                .iter()
-                .map(|t| Rc::new(t.clone()) as Rc<dyn Tool>)
-                .collect(),
+            tools: tools.iter().map(|t| t.clone() as Rc<dyn Tool>).collect(),
             // The built-in tools' code, when this core does not carry it: the tools' module.
             #[cfg(not(feature = "builtin-tools"))]
             elsewhere: Some(Rc::new(super::module_tool::FromModule {
