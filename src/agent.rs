@@ -654,8 +654,14 @@ fn repetition(trajectory: &Trajectory) -> Option<String> {
 /// An action input with case and runs of spacing set aside, for comparing two of them.
 fn plain(input: &serde_json::Value) -> String {
     let text = input_text(input);
-    let spaced = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    crate::text::folded(&spaced)
+    let mut plain = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !plain.is_empty() {
+            plain.push(' ');
+        }
+        plain.extend(word.chars().map(crate::text::fold_case));
+    }
+    plain
 }
 
 /// Milliseconds as seconds with one decimal ("2.5"), without the float formatting machinery

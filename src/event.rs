@@ -85,7 +85,9 @@ pub enum Event<'a> {
 }
 
 /// An event as the page receives it: `{"type": "thought", "index": 1, "text": "..."}`, the
-/// variant's name (lowercase) first, then its fields.
+/// variant's name (lowercase) first, then its fields. (The wasm's listeners get the same
+/// objects built by JS from the fields: `emit` in `bindings/values.rs` and `tao_event` in
+/// `values.js`, which change with this.)
 impl ToJson for Event<'_> {
     fn write_json(&self, out: &mut JsonWriter) {
         match self {

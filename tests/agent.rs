@@ -2,6 +2,7 @@
 
 use serde_json::json;
 use std::rc::Rc;
+use tao_agent::format::parse::Why;
 use tao_agent::format::{Format, Lang};
 use tao_agent::host::{block_on, NativeHost};
 use tao_agent::llm::scripted::{Policy, Scripted};
@@ -900,4 +901,21 @@ fn a_reflection_and_a_summary_due_together_are_both_written() {
     });
     assert!(both, "{}", t.to_text());
     assert_eq!(t.answer(), Some("16"));
+}
+
+#[test]
+fn a_repeated_action_is_told_apart_by_its_words_not_their_case_or_spacing() {
+    let agent = replay(
+        &[
+            "Thought: one\nAction: echo\nAction Input: Apple  Inc",
+            "Thought: two\nAction: echo\nAction Input: APPLE inc",
+            "Thought: three\nAction: echo\nAction Input: Apple Inc.",
+            "Final Answer: done",
+        ],
+        echo_tools(),
+        Config::default(),
+    );
+    let t = block_on(agent.run("echo it", &mut |_| {}));
+    let why = |k: usize| t.steps[k].repair.as_ref().map(|r| r.why);
+    assert_eq!((why(0), why(1), why(2)), (None, Some(Why::Repeated), None));
 }

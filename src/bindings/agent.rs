@@ -2,7 +2,7 @@
 //! `run` building a fresh loop from them (so runs do not share tool state).
 
 use super::host::WebHost;
-use super::js_model::JsModel;
+use super::js_model::{JsModel, Spare};
 use super::js_tool::JsTool;
 use super::{get, js_error, json_of, read_settings, to_js};
 use crate::agent::Agent;
@@ -27,7 +27,10 @@ pub struct JsAgent {
     settings: Settings,
     /// The `model` setting when it is a JS function (JSON cannot carry it).
     model: Option<Function>,
-    js_tools: Rc<RefCell<Vec<JsTool>>>,
+    /// Shared with each run's registry, not copied into it.
+    js_tools: RefCell<Vec<Rc<JsTool>>>,
+    /// The JS model's controller, kept from run to run.
+    spare: Spare,
 }
 
 #[wasm_bindgen(js_class = Agent)]
@@ -44,7 +47,8 @@ impl JsAgent {
         Ok(JsAgent {
             settings,
             model,
-            js_tools: Rc::default(),
+            js_tools: RefCell::default(),
+            spare: Spare::default(),
         })
     }
 
@@ -72,11 +76,11 @@ impl JsAgent {
         }
         let mut tools = self.js_tools.borrow_mut();
         tools.retain(|t| !t.spec.name.eq_ignore_ascii_case(&spec.name));
-        tools.push(JsTool {
+        tools.push(Rc::new(JsTool {
             spec,
             function,
             unchecked,
-        });
+        }));
         Ok(())
     }
 
@@ -265,7 +269,8 @@ impl JsAgent {
         let model = self
             .model
             .clone()
-            .map(|function| Box::new(JsModel::new(function, signal.clone())) as Box<dyn Model>);
+            .map(|function| JsModel::reusing(function, signal.clone(), self.spare.clone()))
+            .map(|model| Box::new(model) as Box<dyn Model>);
         // A provider is reached through its module, loaded at the first call (this core was
         // built without the providers: see `super::net`).
         #[cfg(not(feature = "providers"))]
@@ -283,10 +288,7 @@ impl JsAgent {
             transport: Some(Rc::new(super::fetch::WebTransport { signal })),
             #[cfg(not(any(feature = "providers", feature = "builtin-tools")))]
             transport: None,
-            tools: tools
-                .iter()
-                .map(|t| Rc::new(t.clone()) as Rc<dyn Tool>)
-                .collect(),
+            tools: tools.iter().map(|t| t.clone() as Rc<dyn Tool>).collect(),
             // The built-in tools' code, when this core does not carry it: the tools' module.
             #[cfg(not(feature = "builtin-tools"))]
             elsewhere: Some(Rc::new(super::module_tool::FromModule {

@@ -29,7 +29,7 @@ use crate::host::LocalBoxFuture;
 use crate::llm::{Delta, Model, OnDelta, Reply, Request, ToolCall};
 use crate::to_json::{JsonWriter, ToJson};
 use crate::trajectory::Usage;
-use js_sys::{Array, Function, Promise, Reflect, JSON};
+use js_sys::{Array, Function, Promise, Reflect};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -41,8 +41,8 @@ use web_sys::{AbortController, AbortSignal};
 ///
 /// One is built per run, and what a call sets up on the JS side is kept for the next call
 /// of the run (a model is called once a step, so per-call set-up was most of a step's cost):
-/// the `onDelta` callback and the `signal`'s controller ([`Channel`]), and the messages as
-/// JS objects ([`Sent`]).
+/// the `onDelta` callback and the `signal`'s controller ([`Channel`]; the controller is kept
+/// for the agent's next run too: see [`Spare`]), and the messages as JS objects ([`Sent`]).
 pub struct JsModel {
     /// The function.
     function: Function,
@@ -50,7 +50,15 @@ pub struct JsModel {
     signal: Option<AbortSignal>,
     channel: RefCell<Option<Channel>>,
     sent: RefCell<Sent>,
+    spare: Spare,
 }
+
+/// An agent's controller between runs: making one and asking for its signal cost ~5 µs under
+/// Node, a third of a step, so a channel takes the one its agent's last run left (a run that
+/// ended with it unaborted and with no call pending), and leaves its own there at its end. A
+/// model is thus given the same `signal` from call to call, and from run to run, until one is
+/// aborted.
+pub(super) type Spare = Rc<std::cell::Cell<Option<AbortController>>>;
 
 /// Deltas from `onDelta`, waiting for the loop; who to wake when one arrives (or when the
 /// user aborts); and the controller of the `signal` the function was given.
@@ -146,6 +154,7 @@ impl Deltas {
 /// settle into the dropped channel's inbox, since a freed callback would throw.
 struct Channel {
     inbox: Rc<RefCell<Inbox>>,
+    spare: Spare,
     on_delta: Closure<dyn FnMut(JsValue) -> bool>,
     forward: Closure<dyn FnMut()>,
     signal: Option<AbortSignal>,
@@ -164,8 +173,8 @@ extern "C" {
 }
 
 impl Channel {
-    fn new(signal: Option<AbortSignal>) -> Result<Channel, Error> {
-        let controller = controller()?;
+    fn new(signal: Option<AbortSignal>, spare: &Spare) -> Result<Channel, Error> {
+        let controller = spare.take().map_or_else(controller, Ok)?;
         let inbox = Rc::new(RefCell::new(Inbox {
             deltas: Deltas::default(),
             waker: None,
@@ -222,6 +231,7 @@ impl Channel {
         }
         Ok(Channel {
             inbox,
+            spare: spare.clone(),
             on_delta,
             forward,
             signal,
@@ -243,6 +253,12 @@ impl Channel {
 
 impl Drop for Channel {
     fn drop(&mut self) {
+        // An unaborted controller that no call waits on is left for the agent's next run.
+        let inbox = self.inbox.borrow();
+        if !inbox.waiting && !inbox.signal.aborted() {
+            self.spare.set(Some(inbox.controller.clone()));
+        }
+        drop(inbox);
         if self.inbox.borrow().waiting {
             if let Some((on_value, on_error)) = self.settle.take() {
                 on_value.forget();
@@ -333,11 +349,18 @@ impl Sent {
         self.messages.truncate(same);
         self.objects.set_length(same as u32);
         for message in &messages[same..] {
-            let object = to_js(&ForModel(message))
-                .map_err(|_| Error::model("could not pass the prompt to the JS model"))?;
-            self.objects.push(&object);
+            let plain = plain(message);
+            match plain {
+                // `{role, content}`, made by JS from the two (see `push_message`).
+                Some((role, text)) => super::values::push_message(&self.objects, role, text),
+                None => {
+                    let object = to_js(&ForModel(message))
+                        .map_err(|_| Error::model("could not pass the prompt to the JS model"))?;
+                    self.objects.push(&object);
+                }
+            }
             self.messages
-                .push(plain(message).map(|(role, text)| (role, text.to_string())));
+                .push(plain.map(|(role, text)| (role, text.to_string())));
         }
         Ok(self.objects.slice(0, messages.len() as u32))
     }
@@ -376,11 +399,17 @@ fn plain(message: &Message) -> Option<(Role, &str)> {
 impl JsModel {
     /// The model `function`, for one run that `signal` can abort.
     pub fn new(function: Function, signal: Option<AbortSignal>) -> Self {
+        JsModel::reusing(function, signal, Spare::default())
+    }
+
+    /// The same, with the controller its agent's runs leave in `spare`.
+    pub(super) fn reusing(function: Function, signal: Option<AbortSignal>, spare: Spare) -> Self {
         JsModel {
             function,
             signal,
             channel: RefCell::default(),
             sent: RefCell::default(),
+            spare,
         }
     }
 }
@@ -402,7 +431,7 @@ impl Model for JsModel {
             // This call's signal: aborted by the user's Stop, or by tao when it has read
             // enough (the client-side stop); a controller once aborted is replaced.
             if self.channel.borrow().is_none() {
-                *self.channel.borrow_mut() = Some(Channel::new(self.signal.clone())?);
+                *self.channel.borrow_mut() = Some(Channel::new(self.signal.clone(), &self.spare)?);
             }
             let (inbox, on_js_delta) = match &*self.channel.borrow() {
                 Some(c) => (c.inbox.clone(), c.on_delta.as_ref().clone()),
@@ -546,13 +575,7 @@ fn reply(value: &JsValue, streamed: bool, on_delta: OnDelta<'_>) -> Result<Reply
     }
     let mut result = Reply::default();
     if object {
-        let json = |v: JsValue| -> Value {
-            JSON::stringify(&v)
-                .ok()
-                .and_then(|s| s.as_string())
-                .and_then(|s| serde_json::from_str(&s).ok())
-                .unwrap_or(Value::Null)
-        };
+        let json = |v: JsValue| super::json_of(&v);
         let calls = json(get("toolCalls"));
         for (i, call) in calls.as_array().into_iter().flatten().enumerate() {
             let arguments = match &call["arguments"] {

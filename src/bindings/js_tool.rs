@@ -2,7 +2,7 @@
 //! `{observation, fuel, picture}`, or any value, shown as JSON), or a Promise of it. A thrown error or a
 //! rejected Promise is the tool failing: the model reads it as an observation.
 
-use super::{describe, get, to_js};
+use super::{describe, get, json_of, to_js};
 use crate::chat::ToolSpec;
 use crate::host::LocalBoxFuture;
 use crate::tools::{Tool, ToolError, ToolOutput};
@@ -39,6 +39,10 @@ impl Tool for JsTool {
                 .function
                 .call1(&JsValue::NULL, &argument)
                 .map_err(|e| ToolError::Failed(format!("{name} threw: {}", describe(&e))))?;
+            // A string is the observation (the usual answer: asked first, in one call).
+            if let Some(text) = returned.as_string() {
+                return Ok(ToolOutput::from(text));
+            }
             let value = match returned.dyn_into::<Promise>() {
                 Ok(promise) => JsFuture::from(promise)
                     .await
@@ -48,11 +52,7 @@ impl Tool for JsTool {
             if let Some(text) = get(&value, "observation").as_string() {
                 let fuel = get(&value, "fuel").as_f64().filter(|f| *f >= 0.0);
                 // A picture (a chart's numbers) rides along as JSON; the page draws it.
-                let picture = JSON::stringify(&get(&value, "picture"))
-                    .ok()
-                    .and_then(|s| s.as_string())
-                    .and_then(|s| serde_json::from_str::<Value>(&s).ok())
-                    .filter(|v| v.is_object());
+                let picture = Some(json_of(&get(&value, "picture"))).filter(|v| v.is_object());
                 return Ok(ToolOutput {
                     text,
                     fuel: fuel.map(|f| f as u64),

@@ -28,12 +28,36 @@ export function tao_value(ops, textAt, textLength, numbers) {
   return value();
 }
 
-/** Calls `listener` with the event; what it throws does not stop the agent. */
-export function tao_emit(listener, ops, textAt, textLength, numbers) {
-  const event = tao_value(ops, textAt, textLength, numbers);
+/** Calls `listener` with the event of `kind` made from its fields (see values.rs's `emit`), key
+ * for key as its JSON would be parsed; what the listener throws does not stop the agent. */
+const texts = ["token", "thought", "answer", "reasoning", "note"];
+export function tao_event(listener, kind, index, n, a, aLength, b, bLength, c, cLength, value, fuel) {
+  view();
+  const text = decode(a, aLength);
+  let event;
+  switch (kind) {
+    case 5: event = { type: "step", index }; break;
+    case 6: event = { type: "call", index, n, retry: a === 1 }; break;
+    case 7: event = { type: "action", index, call: n, tool: text, input: value === undefined ? decode(b, bLength) : value }; break;
+    case 8: event = { type: "observation", index, call: n, text, fuel: fuel < 0 ? null : fuel, picture: value }; break;
+    case 9: event = { type: "approval", index, call: n, tool: text, approved: b === 1 }; break;
+    case 10: event = { type: "repair", index, call: n, why: text, message: decode(b, bLength) }; break;
+    case 11: event = { type: "switch", index, from: text, to: decode(b, bLength), why: decode(c, cLength) }; break;
+    case 12: event = { type: decode(c, cLength), after: index, covers: n, text, by_model: b === 1 }; break;
+    case 13: event = { type: "stopped", reason: text, message: n === 1 ? decode(b, bLength) : null }; break;
+    default: event = { type: texts[kind], index, text };
+  }
   try {
     listener.call(null, event);
   } catch (_) {}
+}
+
+const roles = ["system", "user", "assistant", "tool"]; // Role's variants, in order
+
+/** Adds the message `{role, content}` to `messages` (see values.rs's `push_message`). */
+export function tao_push_message(messages, role, at, length) {
+  view();
+  messages.push({ role: roles[role], content: decode(at, length) });
 }
 
 /** A JS model's options: the object on the tape, then its `signal` and `onDelta`. */

@@ -5,8 +5,11 @@
 //!
 //! The tape's buffers are kept from value to value (a run records several per step).
 
+use crate::chat::Role;
+use crate::event::Event;
 use crate::to_json::{JsonWriter, ToJson};
-use js_sys::Function;
+use js_sys::{Array, Function};
+use serde_json::Value;
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 
@@ -14,7 +17,20 @@ use wasm_bindgen::prelude::*;
 extern "C" {
     fn tao_memory(memory: JsValue);
     fn tao_value(ops: u32, text: u32, text_length: u32, numbers: u32) -> JsValue;
-    fn tao_emit(listener: &Function, ops: u32, text: u32, text_length: u32, numbers: u32);
+    fn tao_event(
+        listener: &Function,
+        kind: u32,
+        index: u32,
+        n: u32,
+        a: u32,
+        a_length: u32,
+        b: u32,
+        b_length: u32,
+        c: u32,
+        c_length: u32,
+        value: &JsValue,
+        fuel: f64,
+    );
     fn tao_options(
         ops: u32,
         text: u32,
@@ -24,6 +40,7 @@ extern "C" {
         b: &JsValue,
     ) -> JsValue;
     fn tao_text(text: &JsValue, at: u32, room: u32) -> i32;
+    fn tao_push_message(array: &Array, role: u32, text: u32, length: u32);
 }
 
 thread_local! {
@@ -36,11 +53,112 @@ pub(crate) fn to_js(value: &dyn ToJson) -> JsValue {
     on_tape(value, tao_value)
 }
 
-/// Calls `listener` with `value` as a JS value (an exception it throws is ignored).
-pub(crate) fn emit(listener: &Function, value: &dyn ToJson) {
-    on_tape(value, |ops, text, length, numbers| {
-        tao_emit(listener, ops, text, length, numbers)
-    })
+/// Calls `listener` with `event` as a JS value (an exception it throws is ignored): the value
+/// its JSON would parse to (see `Event`'s `ToJson`), made by `tao_event` from the event's
+/// fields, given as arguments. One call, and an object literal per kind, which JS builds
+/// quicker than an object made key by key from a tape; only an action's JSON input and a
+/// tool's picture go on a tape.
+pub(crate) fn emit(listener: &Function, event: &Event) {
+    let text = |s: &str| (s.as_ptr() as usize as u32, s.len() as u32);
+    let (none, flag) = ((0, 0), |yes: bool| (yes as u32, 0));
+    // The value of an action's input (a text input is passed as a text), or of a picture.
+    let mut value = JsValue::UNDEFINED;
+    let mut fuel = -1.0;
+    let (kind, index, n, a, b, c) = match *event {
+        Event::Token { index, text: t } => (0, index, 0, text(t), none, none),
+        Event::Thought { index, text: t } => (1, index, 0, text(t), none, none),
+        Event::Answer { index, text: t } => (2, index, 0, text(t), none, none),
+        Event::Reasoning { index, text: t } => (3, index, 0, text(t), none, none),
+        Event::Note { index, text: t } => (4, index, 0, text(t), none, none),
+        Event::Step { index } => (5, index, 0, none, none, none),
+        Event::Call { index, n, retry } => (6, index, n, flag(retry), none, none),
+        Event::Action {
+            index,
+            call,
+            tool,
+            input,
+        } => {
+            let input = match input {
+                Value::String(input) => text(input),
+                other => {
+                    value = to_js(other);
+                    none
+                }
+            };
+            (7, index, call, text(tool), input, none)
+        }
+        Event::Observation {
+            index,
+            call,
+            text: t,
+            fuel: burned,
+            picture,
+        } => {
+            value = picture.map_or(JsValue::NULL, |p| to_js(p));
+            fuel = burned.map_or(-1.0, |f| f as f64);
+            (8, index, call, text(t), none, none)
+        }
+        Event::Approval {
+            index,
+            call,
+            tool,
+            approved,
+        } => (9, index, call, text(tool), flag(approved), none),
+        Event::Repair {
+            index,
+            call,
+            why,
+            message,
+        } => (10, index, call, text(why), text(message), none),
+        Event::Switch {
+            index,
+            from,
+            to,
+            why,
+        } => (11, index, 0, text(from), text(to), text(why)),
+        Event::Memo {
+            kind,
+            after,
+            covers,
+            text: t,
+            by_model,
+        } => (
+            12,
+            after,
+            covers,
+            text(t),
+            flag(by_model),
+            text(kind.name()),
+        ),
+        Event::Stopped { reason, message } => {
+            let given = message.is_some() as u32;
+            (
+                13,
+                0,
+                given,
+                text(reason.name()),
+                text(message.unwrap_or("")),
+                none,
+            )
+        }
+    };
+    if !READY.replace(true) {
+        tao_memory(wasm_bindgen::memory());
+    }
+    let ((a, a_length), (b, b_length), (c, c_length)) = (a, b, c);
+    tao_event(
+        listener, kind, index, n, a, a_length, b, b_length, c, c_length, &value, fuel,
+    );
+}
+
+/// Adds `{role, content}` to `array`: the value the tape would make of a message that is only
+/// a role and a text (the text formats' messages), made by an object literal in JS.
+pub(crate) fn push_message(array: &Array, role: Role, content: &str) {
+    if !READY.replace(true) {
+        tao_memory(wasm_bindgen::memory());
+    }
+    let at = content.as_ptr() as usize as u32;
+    tao_push_message(array, role as u32, at, content.len() as u32);
 }
 
 /// A JS model's options: `values` (an object) with its `signal` and `onDelta` after them.

@@ -13,7 +13,7 @@ use super::json::{
 use super::labels::{marker_parts, Label};
 use super::messages::message_for;
 use super::resolve::{with_next, Reader, Step};
-use super::{sub, ParseOptions, Style, Why};
+use super::{sub, trim, trim_start, ParseOptions, Style, Why};
 use serde_json::Value;
 
 impl Reader<'_> {
@@ -24,11 +24,9 @@ impl Reader<'_> {
         let mut head_at = blk.content;
         let mut head_end = label_line.end;
         // The name may sit on a later line: `Action:\n    Terminal`, `Action 7:\n\nFinish[X]`.
-        if sub(self.text, head_at, head_end).trim().is_empty() {
+        if trim(sub(self.text, head_at, head_end)).is_empty() {
             let found = (blk.first + 1..blk.last).find(|&i| {
-                !sub(self.text, self.lines[i].start, self.lines[i].end)
-                    .trim()
-                    .is_empty()
+                !trim(sub(self.text, self.lines[i].start, self.lines[i].end)).is_empty()
             });
             let Some(i) = found else {
                 return Step::Fail {
@@ -40,7 +38,7 @@ impl Reader<'_> {
             };
             let line = self.lines[i];
             let t = sub(self.text, line.start, line.end);
-            head_at = line.start + (t.len() - t.trim_start().len());
+            head_at = line.start + (t.len() - trim_start(t).len());
             head_end = line.end;
         }
         let head = sub(self.text, head_at, head_end);
@@ -80,7 +78,11 @@ impl Reader<'_> {
                 let Some(close) = self.fence_close_after(open) else {
                     return self.truncated("the code fence after `Action:` was never closed", b);
                 };
-                let inner = sub(self.text, self.lines[open].end, self.lines[close].start).trim();
+                let inner = trim(sub(
+                    self.text,
+                    self.lines[open].end,
+                    self.lines[close].start,
+                ));
                 match self.blob_step(inner, close + 1) {
                     Some(step) => step,
                     None => self.bad_blob(b),
@@ -105,12 +107,12 @@ impl Reader<'_> {
                         decisive: false,
                     };
                 };
-                let mut input = sub(self.text, open_abs + 1, close_at).trim();
+                let mut input = trim(sub(self.text, open_abs + 1, close_at));
                 if close == b')' {
                     input = unquote(input);
                 }
                 let line_end = self.lines[self.line_at(close_at)].end;
-                let after = sub(self.text, close_at + 1, line_end.max(close_at + 1)).trim();
+                let after = trim(sub(self.text, close_at + 1, line_end.max(close_at + 1)));
                 if !after.is_empty() {
                     self.notes
                         .push(format!("ignored text after '{}': {after}", close as char));
@@ -127,7 +129,7 @@ impl Reader<'_> {
                         return self.call_or_answer(name, value, true, next);
                     }
                 }
-                self.call_or_answer(name, Value::String(unquote(t.trim()).into()), false, b + 1)
+                self.call_or_answer(name, Value::String(unquote(trim(t)).into()), false, b + 1)
             }
             Head::Name(name) => {
                 let name = name.to_string();
@@ -215,7 +217,7 @@ impl Reader<'_> {
     fn read_input(&mut self, ib: usize) -> Result<(Value, bool, usize), Step> {
         let blk = self.blocks[ib];
         let body = sub(self.text, blk.content, blk.end);
-        let s = blk.content + (body.len() - body.trim_start().len());
+        let s = blk.content + (body.len() - trim_start(body).len());
         if s >= blk.end {
             return Ok((Value::String(String::new()), false, ib + 1));
         }
@@ -226,7 +228,7 @@ impl Reader<'_> {
             };
             let next = self.block_from(end).max(ib + 1);
             let tail_end = self.blocks.get(next).map_or(self.text.len(), |k| k.start);
-            if !sub(self.text, end, tail_end.max(end)).trim().is_empty() {
+            if !trim(sub(self.text, end, tail_end.max(end))).is_empty() {
                 self.notes.push("ignored text after the JSON input".into());
             }
             return Ok((value, true, next));
@@ -238,8 +240,8 @@ impl Reader<'_> {
         let first = self.line_at(s);
         let mut end = self.lines.get(first).map_or(blk.end, |l| l.end);
         for line in self.lines.get(first + 1..blk.last).unwrap_or(&[]) {
-            if !line.fenced && sub(self.text, line.start, line.end).trim().is_empty() {
-                if !sub(self.text, line.end, blk.end).trim().is_empty() {
+            if !line.fenced && trim(sub(self.text, line.start, line.end)).is_empty() {
+                if !trim(sub(self.text, line.end, blk.end)).is_empty() {
                     self.notes
                         .push("ignored text after a blank line that ended the input".into());
                 }
@@ -247,7 +249,7 @@ impl Reader<'_> {
             }
             end = line.end;
         }
-        let input = unquote(sub(self.text, s, end.max(s)).trim());
+        let input = unquote(trim(sub(self.text, s, end.max(s))));
         Ok((Value::String(input.to_string()), false, ib + 1))
     }
 
@@ -260,7 +262,7 @@ impl Reader<'_> {
         let fence = sub(first_line, 0, 3);
         // The fence opens and closes on one line: ```ls -l```.
         if let Some(close) = first_line.get(3..).and_then(|r| r.find(fence)) {
-            let inner = sub(first_line, 3, 3 + close).trim();
+            let inner = trim(sub(first_line, 3, 3 + close));
             if let Ok(v) = parse_json_if_json(inner) {
                 return Ok(v);
             }
@@ -274,14 +276,14 @@ impl Reader<'_> {
             .unwrap_or("")
             .trim()
             .to_ascii_lowercase();
-        let inner = sub(self.text, line_end, self.lines[close].start).trim();
+        let inner = trim(sub(self.text, line_end, self.lines[close].start));
         if tag == "json" || tag.is_empty() {
             if let Ok(v) = parse_json_if_json(inner) {
                 return Ok(v);
             }
         }
         Ok(Value::String(
-            sub(self.text, s, self.lines[close].end).trim().to_string(),
+            trim(sub(self.text, s, self.lines[close].end)).to_string(),
         ))
     }
 
@@ -300,7 +302,7 @@ impl Reader<'_> {
             || is_finish(name, self.options)
         {
             let answer = match input {
-                Value::String(s) => s.trim().to_string(),
+                Value::String(s) => trim(&s).to_string(),
                 Value::Null => String::new(),
                 other => crate::to_json::to_string(&other),
             };
@@ -333,12 +335,12 @@ pub(super) fn is_finish(name: &str, options: &ParseOptions) -> bool {
                 .tools
                 .iter()
                 .flatten()
-                .any(|t| t.trim().eq_ignore_ascii_case(kw)))
+                .any(|t| trim(t).eq_ignore_ascii_case(kw)))
 }
 
 /// The registered spelling of `name`, or the message naming the valid tools.
 pub(super) fn tool_name(name: &str, options: &ParseOptions) -> Result<String, String> {
-    let name = name.trim();
+    let name = trim(name);
     let Some(tools) = &options.tools else {
         return Ok(name.to_string());
     };
@@ -346,11 +348,11 @@ pub(super) fn tool_name(name: &str, options: &ParseOptions) -> Result<String, St
     let bare = name.trim_end_matches(['.', ',', ';']).trim_end();
     let found = tools
         .iter()
-        .find(|t| t.trim() == name)
-        .or_else(|| tools.iter().find(|t| t.trim().eq_ignore_ascii_case(name)))
-        .or_else(|| tools.iter().find(|t| t.trim().eq_ignore_ascii_case(bare)));
+        .find(|t| trim(t) == name)
+        .or_else(|| tools.iter().find(|t| trim(t).eq_ignore_ascii_case(name)))
+        .or_else(|| tools.iter().find(|t| trim(t).eq_ignore_ascii_case(bare)));
     if let Some(t) = found {
-        return Ok(t.trim().to_string());
+        return Ok(trim(t).to_string());
     }
     let what = match tools.is_empty() {
         true => format!("There are no tools here, so `{name}` cannot be used."),

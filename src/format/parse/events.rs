@@ -16,7 +16,7 @@ use super::json::{bracket_feed, close_to_open, JsonScan};
 use super::labels::Label;
 use super::resolve::{collect_thought, resolve};
 use super::stream::{Line, LineKind};
-use super::{sub, ParseEvent, ParseOptions, Verdict};
+use super::{sub, trim, trim_start, ParseEvent, ParseOptions, Verdict};
 
 /// Where the live-event tracker is in the first action of the reply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,7 +85,7 @@ impl Tracker {
         };
         let n = seen.lines.len();
         let text = sub(seen.text, line.start, line.end);
-        let blank = text.trim().is_empty();
+        let blank = trim(text).is_empty();
         if let LineKind::Label(Label::Action | Label::Final, _) = line.kind {
             if !self.thought_sent {
                 self.thought_sent = true;
@@ -107,12 +107,12 @@ impl Tracker {
                 _ if blank => {}
                 LineKind::FenceOpen => self.track = Track::Fence,
                 LineKind::Label(..) => self.track = Track::Looking,
-                _ => self.start_head(seen, text.trim_start(), events),
+                _ => self.start_head(seen, trim_start(text), events),
             },
             Track::AwaitInputLabel => match line.kind {
                 LineKind::Label(Label::ActionInput, content) => {
                     let rest = sub(seen.text, content, line.end);
-                    if rest.trim().is_empty() {
+                    if trim(rest).is_empty() {
                         self.track = Track::AwaitInputStart;
                     } else {
                         self.start_input(seen, rest, n, events);
@@ -205,7 +205,7 @@ impl Tracker {
 
     /// The input's first text is known: what kind of input it is decides where it ends.
     fn start_input(&mut self, seen: &Record, rest: &str, n: usize, events: &mut Vec<ParseEvent>) {
-        let t = rest.trim_start();
+        let t = trim_start(rest);
         if t.starts_with('{') || t.starts_with('[') {
             let mut scan = JsonScan::default();
             let closed = scan.feed(t.as_bytes()).is_some();

@@ -6,7 +6,7 @@
 //! [`parse_head`] tells them apart from the head's text alone; both the live events and the
 //! verdict start from it.
 
-use super::sub;
+use super::{sub, trim, trim_start};
 
 /// The start of an action, as written after `Action:`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,9 +43,13 @@ pub(super) enum Head<'t> {
 
 /// Strips the decoration models put around names: `**search**`, `` `search` ``, `"search"`.
 pub(super) fn clean_name(s: &str) -> &str {
-    s.trim()
-        .trim_matches(|c| matches!(c, '`' | '*' | '"' | '\''))
-        .trim()
+    let decoration = |c: char| matches!(c, '`' | '*' | '"' | '\'');
+    match trim(s) {
+        s if s.starts_with(decoration) || s.ends_with(decoration) => {
+            s.trim_matches(decoration).trim()
+        }
+        s => s,
+    }
 }
 
 pub(super) fn is_none_name(name: &str) -> bool {
@@ -60,7 +64,7 @@ fn is_token(s: &str) -> bool {
 }
 
 pub(super) fn parse_head(head: &str) -> Head<'_> {
-    let t = head.trim();
+    let t = trim(head);
     if t.is_empty() {
         return Head::Blank;
     }
@@ -79,7 +83,7 @@ pub(super) fn parse_head(head: &str) -> Head<'_> {
     {
         return Head::WithFinal;
     }
-    let lead = head.len() - head.trim_start().len();
+    let lead = head.len() - trim_start(head).len();
     let mut best: Option<(usize, Head)> = None;
     if let Some(i) = t.find('[') {
         let name = clean_name(sub(t, 0, i));
@@ -110,8 +114,8 @@ pub(super) fn parse_head(head: &str) -> Head<'_> {
     if let Some(i) = t.find(':') {
         let name = clean_name(sub(t, 0, i));
         let rest = sub(t, i + 1, t.len());
-        if is_token(name) && !rest.trim().is_empty() && best.is_none_or(|(p, _)| i < p) {
-            let skip = rest.len() - rest.trim_start().len();
+        if is_token(name) && !trim(rest).is_empty() && best.is_none_or(|(p, _)| i < p) {
+            let skip = rest.len() - trim_start(rest).len();
             best = Some((
                 i,
                 Head::Colon {

@@ -8,7 +8,7 @@
 //! here", "not a label", or "cannot tell yet": the last answer is what lets the stream ask
 //! about an unfinished line without ever rescanning it (see `stream.rs`).
 
-use super::ParseOptions;
+use super::{trim, trim_start, ParseOptions};
 
 /// How far into a line a label may end (its colon included). Labels are short; bounding the
 /// window keeps the check of an unfinished line constant-time per line.
@@ -48,7 +48,7 @@ const BASE_KEYWORDS: &[(&[&str], Label)] = &[
 /// spelled the way the marker is. (Full Unicode `to_lowercase` would also pull ~12 KB of case
 /// tables into the wasm.)
 pub(super) fn marker_parts(options: &ParseOptions) -> (&str, Option<&str>) {
-    let marker = options.final_marker.as_deref().map(str::trim).unwrap_or("");
+    let marker = options.final_marker.as_deref().map(trim).unwrap_or("");
     if let Some(open) = marker.find('[') {
         let kw = marker.get(..open).unwrap_or("").trim();
         return (if kw.is_empty() { "finish" } else { kw }, None);
@@ -239,6 +239,6 @@ pub fn open_label<'p>(prompt_suffix: &'p str, options: &ParseOptions) -> Option<
 
 /// A code fence line: ```` ``` ```` or `~~~`, with an optional info string.
 pub(super) fn is_fence_line(line: &str) -> bool {
-    let t = line.trim_start();
+    let t = trim_start(line);
     t.starts_with("```") || t.starts_with("~~~")
 }

@@ -216,6 +216,24 @@ pub fn parse(text: &str, options: &ParseOptions) -> Parsed {
 
 /// The substring `text[a..b]`, or `""` when the range is not valid (never panics). Every file
 /// of the parser slices through it.
+/// `s.trim()`, at once when `s` neither starts nor ends with a space or a non-ASCII byte (a
+/// tool's name, most lines): the wasm's own `trim` decodes the characters at each end one by
+/// one through several calls, and the parser trims the same few names several times a reply.
+fn trim(s: &str) -> &str {
+    match (s.as_bytes().first(), s.as_bytes().last()) {
+        (Some(a), Some(z)) if a.is_ascii_graphic() && z.is_ascii_graphic() => s,
+        _ => s.trim(),
+    }
+}
+
+/// `s.trim_start()`, at once when `s` starts with a printable ASCII byte (see [`trim`]).
+fn trim_start(s: &str) -> &str {
+    match s.as_bytes().first() {
+        Some(a) if a.is_ascii_graphic() => s,
+        _ => s.trim_start(),
+    }
+}
+
 fn sub(text: &str, a: usize, b: usize) -> &str {
     text.get(a..b).unwrap_or("")
 }

@@ -10,7 +10,7 @@
 use super::labels::Label;
 use super::stream::{Line, LineKind};
 use super::{messages, prose};
-use super::{sub, ParseOptions, Parsed, Style, Verdict, Why};
+use super::{sub, trim, ParseOptions, Parsed, Style, Verdict, Why};
 use serde_json::Value;
 
 /// A stretch of the reply that starts at a label (or at the start of the reply).
@@ -81,7 +81,7 @@ pub(super) fn collect_thought(text: &str, lines: &[Line], upto_byte: usize) -> S
             _ => {}
         }
     }
-    parts.join("\n").trim().to_string()
+    trim(&parts.join("\n")).to_string()
 }
 
 /// What reading one action (or blob) gave.
@@ -326,7 +326,7 @@ impl<'a> Reader<'a> {
                      the final answer.",
                 ),
             )
-        } else if self.text.trim().is_empty() {
+        } else if trim(self.text).is_empty() {
             (Why::Empty, self.message_for("Your reply was empty."))
         } else if self.options.prose_is_answer
             && prose::is_answer(self.text, self.lines, self.options)
@@ -335,7 +335,7 @@ impl<'a> Reader<'a> {
                 .push("read a reply without labels as the final answer".into());
             return Verdict::Final {
                 thought: String::new(),
-                answer: self.text.trim().to_string(),
+                answer: trim(self.text).to_string(),
             };
         } else {
             let label = match self.options.style {
@@ -361,14 +361,14 @@ impl<'a> Reader<'a> {
             .lines
             .iter()
             .rev()
-            .find(|l| !sub(self.text, l.start, l.end).trim().is_empty())?;
-        (last.kind == LineKind::Stub).then(|| sub(self.text, last.start, last.end).trim())
+            .find(|l| !trim(sub(self.text, l.start, l.end)).is_empty())?;
+        (last.kind == LineKind::Stub).then(|| trim(sub(self.text, last.start, last.end)))
     }
 
     fn final_answer(&mut self, b: usize) -> Verdict {
         let blk = self.blocks[b];
         let thought = collect_thought(self.text, self.lines, blk.start);
-        let answer = sub(self.text, blk.content, blk.end).trim().to_string();
+        let answer = trim(sub(self.text, blk.content, blk.end)).to_string();
         if answer.is_empty() {
             let (why, what) = if blk.end >= self.text.len() {
                 (

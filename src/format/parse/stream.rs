@@ -13,7 +13,7 @@ use super::events::{Record, Tracker};
 use super::head::{clean_name, is_none_name};
 use super::labels::{is_fence_line, keywords_for, probe, Keywords, Label, Probe, LABEL_WINDOW};
 use super::resolve::resolve;
-use super::{sub, ParseEvent, ParseOptions, Parsed};
+use super::{sub, trim_start, ParseEvent, ParseOptions, Parsed};
 
 /// What a complete line is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -273,7 +273,7 @@ impl StreamParser {
                 inner.contains("\"action\"")
             }
             // A bare one-line blob.
-            _ => !was_fenced && line.trim_start().starts_with("{\"action\""),
+            _ => !was_fenced && trim_start(line).starts_with("{\"action\""),
         };
         self.action_seen |= begins_action;
     }
