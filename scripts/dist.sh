@@ -37,9 +37,7 @@ cat src/bindings/types.d.ts embed/tao.d.ts > dist/tao.d.ts
 # The page's code and styles, minified as the glue is (scripts/minify.sh; the names kept): what a
 # site serves is smaller by a third, and the readable sources stay in www/ and embed/.
 scripts/minify.sh --keep-names $(printf 'dist/%s ' tao.js tao-agent.js trajectory.js i18n.js i18n-zh.js chart.js \
-  wasm-tool.js sandbox.js sandbox-worker.js tao-agent.css)
-# picture.js's checks are sent to the run_js sandbox as source text: no --keep-names (scripts/site.sh).
-scripts/minify.sh dist/picture.js
+  picture.js wasm-tool.js sandbox.js sandbox-worker.js tao-agent.css)
 cp embed/README.md dist/README.md
 cat > dist/package.json <<JSON
 {

@@ -7,6 +7,9 @@
 #
 # --keep-names keeps each function's and class's `name`: the page's own code needs it (the name
 # of a JS model function is what a trajectory records as the model); wasm-bindgen's glue does not.
+# It is never applied to code-tool.js and picture.js, whichever folder they are in: the run_js
+# sandbox sends functions of theirs to its worker as source text, which must stay self-contained
+# (--keep-names adds calls to a helper of the module's), and nothing of theirs needs a name.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 esbuild=node_modules/.bin/esbuild
@@ -14,8 +17,10 @@ esbuild=node_modules/.bin/esbuild
 names=()
 if [ "${1:-}" = --keep-names ]; then names=(--keep-names); shift; fi
 for file in "$@"; do
+  keep=("${names[@]}")
+  case "$(basename "$file")" in code-tool.js | picture.js) keep=() ;; esac
   case "$file" in
-    *.js) "$esbuild" "$file" --minify "${names[@]}" --legal-comments=none --format=esm --log-level=warning --allow-overwrite --outfile="$file" ;;
+    *.js) "$esbuild" "$file" --minify "${keep[@]}" --legal-comments=none --format=esm --log-level=warning --allow-overwrite --outfile="$file" ;;
     *.css) "$esbuild" "$file" --minify --legal-comments=none --log-level=warning --allow-overwrite --outfile="$file" ;;
     *) echo "minify: $file is neither .js nor .css" >&2; exit 1 ;;
   esac

@@ -12,11 +12,5 @@ mkdir -p "$site"
 cp -r index.html www pkg "$site"/
 # The declarations are for editors and the package (dist/), not for the page.
 find "$site/pkg" -name '*.d.ts' -delete
-# The run_js sandbox sends some functions to its worker as source text (code-tool.js's runner,
-# picture.js's checks): they must stay self-contained, so they are minified without
-# --keep-names (which adds calls to a helper of the module's); nothing of theirs needs a name.
-sent=("$site/www/code-tool.js" "$site/www/picture.js")
-scripts/minify.sh "${sent[@]}"
 # shellcheck disable=SC2046  # one argument per file (no spaces in these names)
-scripts/minify.sh --keep-names $(find "$site/www" \( -name '*.js' -o -name '*.css' \) \
-  ! -name code-tool.js ! -name picture.js)
+scripts/minify.sh --keep-names $(find "$site/www" -name '*.js' -o -name '*.css')
