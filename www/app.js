@@ -37,27 +37,51 @@ export function keepRun(trajectory, extra = {}) {
   if (trajectory?.stop && !state.runs.some((r) => r.trajectory === trajectory)) state.runs.push({ trajectory, extra });
 }
 
+/** The text of `pkg/data/<name>.json`, the offline data the wasm does not carry. */
+async function dataText(name) {
+  const response = await fetch(new URL(`../pkg/data/${name}.json`, import.meta.url));
+  if (!response.ok) throw new Error(`could not load pkg/data/${name}.json: HTTP ${response.status}`);
+  return response.text();
+}
+
 /**
  * Loads the wasm, and reads once what the page builds from it: providers and built-in tools.
- * The scenarios and the offline search's pages are not in the wasm (a page that embeds tao with
- * its own model never needs them): they are fetched while the wasm loads, and installed before
- * the page lists the scenarios.
+ * The scenarios are not in the wasm (a page that embeds tao with its own model never needs
+ * them): they are fetched while the wasm loads, and installed before the page lists them. The
+ * offline search's pages wait for the first agent that reads them (`newAgent`).
  */
 export async function loadTao() {
-  const text = async (name) => {
-    const response = await fetch(new URL(`../pkg/data/${name}.json`, import.meta.url));
-    if (!response.ok) throw new Error(`could not load pkg/data/${name}.json: HTTP ${response.status}`);
-    return response.text();
-  };
-  const data = Promise.all([text("scenarios"), text("knowledge")]);
-  data.catch(() => {}); // reported below, once the wasm has loaded
+  const scenarios = dataText("scenarios");
+  scenarios.catch(() => {}); // reported below, once the wasm has loaded
   const mod = await import("../pkg/tao_agent.js");
   await mod.default();
-  const [scenarios, knowledge] = await data;
-  mod.loadOfflineData({ scenarios, knowledge });
+  mod.loadOfflineData({ scenarios: await scenarios });
   state.providers = new Map(Array.from(mod.providers(), (p) => [p.name, p]));
   state.builtinTools = Array.from(mod.builtinTools());
   state.tao = mod;
+}
+
+/** The offline search's pages, fetched and installed once (a failed fetch is tried again). */
+let pages = null;
+function offlinePages() {
+  pages ??= dataText("knowledge").then(
+    (knowledge) => state.tao.loadOfflineData({ knowledge }),
+    (e) => {
+      pages = null;
+      throw e;
+    },
+  );
+  return pages;
+}
+
+/**
+ * `new Agent(config)`, once the offline pages are in when it reads them: `search` or `lookup`
+ * without a wiki (or tools left to the scenario).
+ */
+export async function newAgent(config) {
+  const tools = config.tools ?? ["search"];
+  if (!config.wiki && tools.some((name) => name === "search" || name === "lookup")) await offlinePages();
+  return new state.tao.Agent(config);
 }
 
 export function showError(text) {

@@ -15,7 +15,7 @@
 
 import { t } from "./i18n.js";
 import { el, formatMs } from "./trajectory.js";
-import { state, controls, toolsPanel, showError, showStatus, messageOf, agentConfig, keepRun } from "./app.js";
+import { state, controls, toolsPanel, showError, showStatus, messageOf, agentConfig, keepRun, newAgent } from "./app.js";
 import { registerPageTools } from "./page-tools.js";
 import { offlineMismatch } from "./offline.js";
 import { announce } from "./announce.js";
@@ -219,7 +219,7 @@ export class TaoCompare extends HTMLElement {
     this.#showCounters(column);
     let agent;
     try {
-      agent = new state.tao.Agent({ ...agentConfig(settings, panel), format: FORMAT[mode] });
+      agent = await newAgent({ ...agentConfig(settings, panel), format: FORMAT[mode] });
       await registerPageTools(agent, panel);
     } catch (e) {
       agent?.free?.();

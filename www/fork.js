@@ -15,7 +15,7 @@
 import { setFolded } from "./present.js";
 import { define } from "./elements.js";
 import { t } from "./i18n.js";
-import { state, controls, toolsPanel, view, stats, showError, showStatus, messageOf, agentConfig } from "./app.js";
+import { state, controls, toolsPanel, view, stats, showError, showStatus, messageOf, agentConfig, newAgent } from "./app.js";
 import { registerPageTools } from "./page-tools.js";
 import { follow } from "./follow.js";
 
@@ -132,7 +132,7 @@ async function fork(source, index, edit) {
   const panel = toolsPanel.settings();
   let agent;
   try {
-    agent = new state.tao.Agent(forkAgentConfig(traj, settings, panel));
+    agent = await newAgent(forkAgentConfig(traj, settings, panel));
     await registerPageTools(agent, panel);
   } catch (e) {
     showError(`${t("error.fork")} ${messageOf(e)}`);

@@ -10,7 +10,7 @@
 
 import { t } from "./i18n.js";
 import { define } from "./elements.js";
-import { state, controls, toolsPanel, showError, messageOf, agentConfig } from "./app.js";
+import { state, controls, toolsPanel, showError, messageOf, agentConfig, newAgent } from "./app.js";
 import { registerPageTools } from "./page-tools.js";
 
 /** The inspector, added to the page the first time a Prompt button is pressed. */
@@ -43,7 +43,7 @@ async function inspect(index, opener) {
   const panel = toolsPanel.settings();
   let agent;
   try {
-    agent = new state.tao.Agent(agentConfig({ ...controls.settings(), provider: "scripted" }, panel));
+    agent = await newAgent(agentConfig({ ...controls.settings(), provider: "scripted" }, panel));
     await registerPageTools(agent, panel);
     const prompt = agent.promptAt(traj, index);
     const previous = index > 1 ? agent.promptAt(traj, index - 1) : null;

@@ -5,7 +5,7 @@
 //! tools, drawn from a throwaway agent's own prompt so it can never drift from it.
 
 import { t, lang } from "./i18n.js";
-import { state, controls, toolsPanel, messageOf, agentConfig } from "./app.js";
+import { state, controls, toolsPanel, messageOf, agentConfig, newAgent } from "./app.js";
 
 /** The files panel's code, loaded the first time a file comes or run_js is chosen. */
 let filesModule = null;
@@ -118,9 +118,12 @@ export function refreshModelView() {
     const panel = toolsPanel.settings();
     toolsPanel.querySelector("[data-tools-summary]").textContent =
       `(${t("tools.enabled")}: ${panel.enabled.join(", ") || t("tools.none")})`;
+    // Drawn when it can be seen (it is refreshed when opened): a closed view costs no agent,
+    // and so no offline pages fetched at the page's start.
+    if (!toolsPanel.querySelector(".model-view")?.open) return;
     let agent;
     try {
-      agent = new state.tao.Agent(agentConfig(settings, panel));
+      agent = await newAgent(agentConfig(settings, panel));
       await registerPageTools(agent, panel);
       const prompt = agent.prompt(settings.task || "…");
       const text = prompt.tools.length
@@ -173,6 +176,7 @@ function installFiles() {
 }
 
 export function install() {
+  toolsPanel.querySelector(".model-view")?.addEventListener("toggle", refreshModelView);
   installFiles();
   document.addEventListener("tao:tools", (e) => {
     if (e.detail.wikiChosen) wikiChosenByPage = false;

@@ -10,7 +10,7 @@
 //! `tao export-jsonl` reads it back.
 
 import { t } from "./i18n.js";
-import { state, controls, toolsPanel, keepRun, showStatus, showError, messageOf, agentConfig } from "./app.js";
+import { state, controls, toolsPanel, keepRun, showStatus, showError, messageOf, agentConfig, newAgent } from "./app.js";
 import { registerPageTools } from "./page-tools.js";
 import { download } from "./files.js";
 
@@ -55,7 +55,7 @@ async function exportRuns() {
     let agent;
     try {
       const config = agentConfig({ ...controls.settings(), provider: "scripted" }, panel);
-      agent = new state.tao.Agent({ ...config, format: trajectory.react_format, lang: trajectory.lang });
+      agent = await newAgent({ ...config, format: trajectory.react_format, lang: trajectory.lang });
       await registerPageTools(agent, panel);
       const reward = trajectory.reward ?? extra.reward ?? null;
       lines.push(JSON.stringify(agent.trainingRecord(trajectory, { ...extra, reward })));

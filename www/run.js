@@ -10,7 +10,7 @@
 //! from it, the same object that Export writes and Import reads.
 
 import { t } from "./i18n.js";
-import { state, controls, toolsPanel, view, stats, showError, showStatus, messageOf, agentConfig } from "./app.js";
+import { state, controls, toolsPanel, view, stats, showError, showStatus, messageOf, agentConfig, newAgent } from "./app.js";
 import { registerPageTools } from "./page-tools.js";
 import { follow } from "./follow.js";
 import { offlineMismatch } from "./offline.js";
@@ -34,7 +34,7 @@ async function open(settings) {
   let agent;
   const panel = toolsPanel.settings();
   try {
-    agent = new state.tao.Agent(agentConfig(settings, panel));
+    agent = await newAgent(agentConfig(settings, panel));
     await registerPageTools(agent, panel);
     session = { agent, settings, trajectory: agent.start(settings.task), busy: null };
   } catch (e) {
