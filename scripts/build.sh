@@ -41,4 +41,12 @@ node -e 'const fs = require("fs"); const [out, ...files] = process.argv.slice(1)
   fs.writeFileSync(out + "/scenarios.json", JSON.stringify(files.map(read)));
   fs.writeFileSync(out + "/knowledge.json", JSON.stringify(read("data/knowledge.json")));' \
   pkg/data $(sed -n '/^const FILES/,/^];/p' src/scenarios.rs | grep -o 'data/scenarios/[a-z0-9-]*\.json')
+# The scenarios' list, as the core's `scenarios(lang)` gives it in English and Chinese (names,
+# titles, tasks, tools: 1 KB gzip), for a page that shows the menu before it plays a scenario:
+# the demo page fetches it at its start and scenarios.json (replies, rules, pages) at its first run.
+node --input-type=module -e 'import fs from "node:fs";
+  import { initSync, loadOfflineData, scenarios } from "./pkg/tao_agent.js";
+  initSync({ module: fs.readFileSync("pkg/tao_agent_bg.wasm") });
+  loadOfflineData({ scenarios: fs.readFileSync("pkg/data/scenarios.json", "utf8") });
+  fs.writeFileSync("pkg/data/scenario-list.json", JSON.stringify({ en: scenarios("en"), zh: scenarios("zh") }));'
 scripts/size.sh

@@ -19,6 +19,8 @@ export const state = {
   providers: new Map(),
   /** The tools built into the wasm core (`tools` in the Agent's settings), from the wasm. */
   builtinTools: [],
+  /** The scenarios' list in each language, `{en, zh}` (`scenarioList`), from `scenario-list.json`. */
+  scenarioList: null,
   /** The scenarios of the current language. */
   scenarios: [],
   /** The last trajectory drawn (from a finished run or an import): what Export writes. */
@@ -46,41 +48,61 @@ async function dataText(name) {
 
 /**
  * Loads the wasm, and reads once what the page builds from it: providers and built-in tools.
- * The scenarios are not in the wasm (a page that embeds tao with its own model never needs
- * them): they are fetched while the wasm loads, and installed before the page lists them. The
- * offline search's pages wait for the first agent that reads them (`newAgent`).
+ * The offline data is not in the wasm (a page that embeds tao with its own model never needs
+ * it): the scenarios' list (`scenario-list.json`, what the menu shows) is fetched while the wasm
+ * loads; the scenarios themselves and the offline search's pages wait for the first agent that
+ * needs them (`newAgent`).
  */
 export async function loadTao() {
-  const scenarios = dataText("scenarios");
-  scenarios.catch(() => {}); // reported below, once the wasm has loaded
+  const list = dataText("scenario-list");
+  list.catch(() => {}); // reported below, once the wasm has loaded
   const mod = await import("../pkg/tao_agent.js");
   await mod.default();
-  mod.loadOfflineData({ scenarios: await scenarios });
+  state.scenarioList = JSON.parse(await list);
   state.providers = new Map(Array.from(mod.providers(), (p) => [p.name, p]));
   state.builtinTools = Array.from(mod.builtinTools());
   state.tao = mod;
 }
 
-/** The offline search's pages, fetched and installed once (a failed fetch is tried again). */
-let pages = null;
-function offlinePages() {
-  pages ??= dataText("knowledge").then(
-    (knowledge) => state.tao.loadOfflineData({ knowledge }),
-    (e) => {
-      pages = null;
-      throw e;
-    },
-  );
-  return pages;
+/** The scenarios as the menu lists them in `lang` ("en" or "zh"): `scenarios(lang)`'s fields. */
+export function scenarioList(lang) {
+  return state.scenarioList?.[lang] ?? [];
+}
+
+/** The text of `pkg/data/<name>.json`. */
+async function dataText(name) {
+  const response = await fetch(new URL(`../pkg/data/${name}.json`, import.meta.url));
+  if (!response.ok) throw new Error(`could not load pkg/data/${name}.json: HTTP ${response.status}`);
+  return response.text();
 }
 
 /**
- * `new Agent(config)`, once the offline pages are in when it reads them: `search` or `lookup`
- * without a wiki (or tools left to the scenario).
+ * Fetches `pkg/data/<name>.json` ("scenarios" or "knowledge") and installs it in the core, once
+ * (a failed fetch is tried again at the next need).
+ */
+const installing = {};
+export function offlineData(name) {
+  installing[name] ??= dataText(name).then(
+    (text) => state.tao.loadOfflineData({ [name]: text }),
+    (e) => {
+      delete installing[name];
+      throw e;
+    },
+  );
+  return installing[name];
+}
+
+/**
+ * `new Agent(config)`, once the offline data it reads is in: the scenarios when it names one,
+ * the offline search's pages for `search` or `lookup` without a wiki (or tools left to the
+ * scenario).
  */
 export async function newAgent(config) {
   const tools = config.tools ?? ["search"];
-  if (!config.wiki && tools.some((name) => name === "search" || name === "lookup")) await offlinePages();
+  const needs = [];
+  if (config.scenario) needs.push(offlineData("scenarios"));
+  if (!config.wiki && tools.some((name) => name === "search" || name === "lookup")) needs.push(offlineData("knowledge"));
+  await Promise.all(needs);
   return new state.tao.Agent(config);
 }
 

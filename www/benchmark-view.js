@@ -11,7 +11,7 @@
 import { t, applyI18n, addWords } from "./i18n.js";
 import { WORDS } from "./benchmark-words.js";
 import { el, formatMs } from "./trajectory.js";
-import { state, controls, toolsPanel, view, stats, messageOf } from "./app.js";
+import { state, controls, toolsPanel, view, stats, messageOf, offlineData } from "./app.js";
 import { announce } from "./announce.js";
 import { setFolded } from "./present.js";
 import * as bench from "./benchmark.js";
@@ -584,9 +584,10 @@ function exportCsv() {
   ui.status.textContent = t("bench.exported");
 }
 
-function exportJsonl() {
+async function exportJsonl() {
   if (!current?.results.length) return void (ui.status.textContent = t("bench.nothing"));
   try {
+    await offlineData("scenarios"); // the records are rendered by the scenario's scripted model
     const { text, missing } = bench.toJsonl(current);
     bench.download(`benchmark-${current.config.dataset}.jsonl`, text, "application/jsonl");
     ui.status.textContent = missing ? fill("bench.exported.missing", { missing }) : t("bench.exported");

@@ -18,7 +18,7 @@
 //! The panel that shows all this is `benchmark-view.js`; this file never touches the DOM except
 //! to download a file.
 
-import { state, agentConfig, controls, toolsPanel, messageOf } from "./app.js";
+import { state, agentConfig, controls, toolsPanel, messageOf, newAgent } from "./app.js";
 import { MODES, FORMAT, answerOf } from "./modes.js";
 import { modelLabel as label } from "./run.js";
 
@@ -209,7 +209,7 @@ export function jobConfig(bench, mode, settings = controls.settings()) {
  * benchmark stops there, rather than scoring a failure as a wrong answer.
  */
 async function runJob(bench, job, signal, onEvent) {
-  const agent = new state.tao.Agent(jobConfig(bench, job.mode));
+  const agent = await newAgent(jobConfig(bench, job.mode));
   const started = performance.now();
   try {
     const traj = await agent.run(taskOf(bench, job.item), { signal, onEvent: (ev) => onEvent?.(job, ev) });

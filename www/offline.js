@@ -3,13 +3,13 @@
 //! and offers the two ways to ask it: play the model yourself ("You"), or choose a real model.
 //! It never answers a different question with the scenario's answer.
 
-import { state, controls } from "./app.js";
+import { state, controls, scenarioList } from "./app.js";
 
 const notice = () => document.querySelector("[data-offline-notice]");
 
 /** The scenario's question in every language the page speaks. */
 function questions(name) {
-  return ["en", "zh"].map((lang) => Array.from(state.tao.scenarios(lang)).find((s) => s.name === name)?.task?.trim());
+  return ["en", "zh"].map((lang) => scenarioList(lang).find((s) => s.name === name)?.task?.trim());
 }
 
 /** Whether `settings` ask the offline model a question that is not its scenario's. */

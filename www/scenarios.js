@@ -2,7 +2,7 @@
 //! the task, the format, the step budget, the long-run memory and the tools it was written for.
 
 import { lang } from "./i18n.js";
-import { state, controls } from "./app.js";
+import { state, controls, scenarioList } from "./app.js";
 import { useScenarioTools, refreshModelView } from "./page-tools.js";
 
 /** The agent's own default step budget (the paper's loop runs 8), for scenarios without one. */
@@ -10,7 +10,7 @@ const DEFAULT_MAX_STEPS = 8;
 
 /** Fills the scenario select in the current language. */
 export function loadScenarios(selected) {
-  state.scenarios = Array.from(state.tao.scenarios(lang()));
+  state.scenarios = scenarioList(lang());
   controls.setScenarios(state.scenarios, selected);
 }
 
