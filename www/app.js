@@ -69,13 +69,6 @@ export function scenarioList(lang) {
   return state.scenarioList?.[lang] ?? [];
 }
 
-/** The text of `pkg/data/<name>.json`. */
-async function dataText(name) {
-  const response = await fetch(new URL(`../pkg/data/${name}.json`, import.meta.url));
-  if (!response.ok) throw new Error(`could not load pkg/data/${name}.json: HTTP ${response.status}`);
-  return response.text();
-}
-
 /**
  * Fetches `pkg/data/<name>.json` ("scenarios" or "knowledge") and installs it in the core, once
  * (a failed fetch is tried again at the next need).
