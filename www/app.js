@@ -86,16 +86,21 @@ export function offlineData(name) {
 }
 
 /**
- * `new Agent(config)`, once the offline data it reads is in: the scenarios when it names one,
- * the offline search's pages for `search` or `lookup` without a wiki (or tools left to the
- * scenario).
+ * Resolves once the offline data that agent settings `config` read is in: the scenarios when
+ * they name one, the offline search's pages for `search` or `lookup` without a wiki (or tools
+ * left to the scenario).
  */
-export async function newAgent(config) {
+export async function dataFor(config) {
   const tools = config.tools ?? ["search"];
   const needs = [];
   if (config.scenario) needs.push(offlineData("scenarios"));
   if (!config.wiki && tools.some((name) => name === "search" || name === "lookup")) needs.push(offlineData("knowledge"));
   await Promise.all(needs);
+}
+
+/** `new Agent(config)`, once the offline data it reads is in. */
+export async function newAgent(config) {
+  await dataFor(config);
   return new state.tao.Agent(config);
 }
 

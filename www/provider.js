@@ -2,7 +2,7 @@
 //! here) shown as the fields' hints, the API key's opt-in storage, and Test connection.
 
 import { t } from "./i18n.js";
-import { state, controls, messageOf, agentConfig } from "./app.js";
+import { state, controls, messageOf, agentConfig, dataFor } from "./app.js";
 
 /**
  * The key lives in the form (memory) only. "Remember on this device" is an explicit opt-in that
@@ -41,7 +41,9 @@ export function useProvider(provider) {
 async function testConnection(settings) {
   controls.setConnection(t("test.running"));
   try {
-    const r = await state.tao.testConnection(agentConfig(settings));
+    const config = agentConfig(settings);
+    await dataFor(config); // the settings are read whole, the scenario's too
+    const r = await state.tao.testConnection(config);
     const parts = [`${t("test.ok")} ${r.model}: “${r.reply.trim().slice(0, 60)}”`];
     if (r.first_token_ms !== null) parts.push(`${t("test.firstToken")} ${Math.round(r.first_token_ms)} ms`);
     parts.push(`${t("test.total")} ${Math.round(r.total_ms)} ms`);
