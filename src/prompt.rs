@@ -82,6 +82,8 @@ struct Kept {
     steps: Vec<(Step, usize)>,
     /// How many messages the prompt has, once it is given back.
     len: usize,
+    /// How many of the last prompt's first messages are those of the one given back before it.
+    unchanged: usize,
 }
 
 struct Head {
@@ -105,6 +107,7 @@ impl Renderer {
         let Ok(mut kept) = self.0.try_borrow_mut() else {
             return render_with(trajectory, registry, exemplars);
         };
+        kept.unchanged = 0;
         // Memos change earlier messages (a summary stands in for steps): rendered whole.
         if !trajectory.memos.is_empty() {
             kept.head = None;
@@ -122,7 +125,8 @@ impl Renderer {
                     .all(|(a, b)| Rc::ptr_eq(a, b))
         });
         let mut messages = std::mem::take(&mut kept.messages);
-        if !same_head || messages.len() != kept.len {
+        let whole = !same_head || messages.len() != kept.len;
+        if whole {
             kept.steps.clear();
             let start = Trajectory::new(&trajectory.task, format, lang, "");
             messages = render_with(&start, registry, exemplars);
@@ -144,12 +148,22 @@ impl Renderer {
         let shown: usize = kept.steps[same_steps..].iter().map(|(_, n)| n).sum();
         messages.truncate(messages.len() - shown);
         kept.steps.truncate(same_steps);
+        if !whole {
+            kept.unchanged = messages.len();
+        }
         for step in &trajectory.steps[same_steps..] {
             let before = messages.len();
             turn(format, step, &mut messages);
             kept.steps.push((step.clone(), messages.len() - before));
         }
         messages
+    }
+
+    /// How many first messages of the prompt [`Renderer::take`] last gave are those of the
+    /// prompt given back before it, unchanged (0 when it was rendered whole, or could not
+    /// be compared): what a model that converts the messages need not compare again.
+    pub fn unchanged(&self) -> usize {
+        self.0.try_borrow().map_or(0, |kept| kept.unchanged)
     }
 
     /// Takes back the prompt [`Renderer::take`] gave, to build the next one from.

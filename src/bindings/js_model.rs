@@ -50,6 +50,8 @@ pub struct JsModel {
     signal: Option<AbortSignal>,
     channel: RefCell<Option<Channel>>,
     sent: RefCell<Sent>,
+    /// What the agent said of the next call's prompt (see `Model::rendered`).
+    unchanged: std::cell::Cell<Option<usize>>,
     spare: Spare,
 }
 
@@ -324,28 +326,35 @@ fn controller() -> Result<AbortController, Error> {
 
 /// What the previous call sent, as JS values, so the next call converts only what changed.
 /// The prompt grows by a turn and an observation a step; the messages before them are the
-/// same objects as last time (checked message by message: a memo can rewrite earlier ones,
-/// and then everything from the first difference is converted again). Each call still gets
-/// an array of its own.
+/// same objects as last time. The agent says how many are unchanged when it rendered the
+/// prompt (see `Model::rendered`) and the last call's was such a prompt too; otherwise they
+/// are checked message by message (a memo's call sends others), and everything from the
+/// first difference is converted again. Each call still gets an array of its own.
 #[derive(Default)]
 struct Sent {
     messages: Vec<Option<(Role, String)>>,
     objects: Array,
+    /// These are the messages of a prompt the agent rendered.
+    rendered: bool,
 }
 
 impl Sent {
-    fn messages(&mut self, messages: &[Message]) -> Result<Array, Error> {
-        let same = self
-            .messages
-            .iter()
-            .zip(messages)
-            .take_while(|(sent, now)| match (sent, plain(now)) {
-                (Some((role, text)), Some((now_role, now_text))) => {
-                    *role == now_role && crate::text::same(text, now_text)
-                }
-                _ => false,
-            })
-            .count();
+    /// `messages` as JS values; `unchanged`, what the agent said of them (see above).
+    fn messages(&mut self, messages: &[Message], unchanged: Option<usize>) -> Result<Array, Error> {
+        let same = match (unchanged, std::mem::take(&mut self.rendered)) {
+            (Some(n), true) => n.min(self.messages.len()).min(messages.len()),
+            _ => self
+                .messages
+                .iter()
+                .zip(messages)
+                .take_while(|(sent, now)| match (sent, plain(now)) {
+                    (Some((role, text)), Some((now_role, now_text))) => {
+                        *role == now_role && crate::text::same(text, now_text)
+                    }
+                    _ => false,
+                })
+                .count(),
+        };
         self.messages.truncate(same);
         self.objects.set_length(same as u32);
         for message in &messages[same..] {
@@ -362,6 +371,7 @@ impl Sent {
             self.messages
                 .push(plain.map(|(role, text)| (role, text.to_string())));
         }
+        self.rendered = unchanged.is_some();
         Ok(self.objects.slice(0, messages.len() as u32))
     }
 }
@@ -409,6 +419,7 @@ impl JsModel {
             signal,
             channel: RefCell::default(),
             sent: RefCell::default(),
+            unchanged: Default::default(),
             spare,
         }
     }
@@ -422,12 +433,20 @@ impl Model for JsModel {
         }
     }
 
+    fn rendered(&self, unchanged: usize) {
+        self.unchanged.set(Some(unchanged));
+    }
+
     fn complete<'a>(
         &'a self,
         request: Request<'a>,
         on_delta: OnDelta<'a>,
     ) -> LocalBoxFuture<'a, Result<Reply, Error>> {
+        // Taken at once: it speaks of this call only.
+        let unchanged = self.unchanged.take();
         Box::pin(async move {
+            // First, so that what was sent is what the agent's next `rendered` speaks of.
+            let messages = (self.sent.borrow_mut()).messages(request.messages, unchanged)?;
             // This call's signal: aborted by the user's Stop, or by tao when it has read
             // enough (the client-side stop); a controller once aborted is replaced.
             if self.channel.borrow().is_none() {
@@ -451,7 +470,6 @@ impl Model for JsModel {
             if self.signal.as_ref().is_some_and(|s| s.aborted()) {
                 controller.abort();
             }
-            let messages = self.sent.borrow_mut().messages(request.messages)?;
             // `{stop, tools, signal, onDelta}`, made in one call.
             let (stop, tools): (&dyn ToJson, &dyn ToJson) = (&request.stop, &request.tools);
             let values = crate::to_json::Object(&[("stop", stop), ("tools", tools)]);
