@@ -23,7 +23,8 @@ use crate::chat::{Message, Role, ToolCall};
 use crate::format::{tools, Format, Lang, Move};
 use crate::text::same;
 use crate::tools::{Registry, Tool};
-use crate::trajectory::{Memo, MemoKind, Step, Trajectory};
+use crate::trajectory::{Action, Memo, MemoKind, Step, Trajectory};
+use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -185,13 +186,26 @@ fn same_turn(then: &Step, now: &Step) -> bool {
     let (then_call, now_call) = (then.calls.last(), now.calls.last());
     then.index == now.index
         && same(&then.thought, &now.thought)
-        && then.action == now.action
+        && match (&then.action, &now.action) {
+            (Some(a), Some(b)) => same_action(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        }
         && same_text(&then.answer, &now.answer)
         && same_text(&then.observation, &now.observation)
         && then.repair.is_some() == now.repair.is_some()
         && then.parallel == now.parallel
         && then_call.map(|c| &c.thinking) == now_call.map(|c| &c.thinking)
         && same(then.raw(), now.raw())
+}
+
+/// Whether two actions are equal, a text input compared as [`same`] compares (the derived
+/// comparison goes through `Value`'s, a chain of calls in the wasm).
+fn same_action(a: &Action, b: &Action) -> bool {
+    let same_input = match (&a.input, &b.input) {
+        (Value::String(x), Value::String(y)) => same(x, y),
+        (x, y) => x == y,
+    };
+    same(&a.tool, &b.tool) && same_input && a.id == b.id
 }
 
 /// A memo as the model reads it.

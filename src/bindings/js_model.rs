@@ -52,6 +52,8 @@ pub struct JsModel {
     sent: RefCell<Sent>,
     /// What the agent said of the next call's prompt (see `Model::rendered`).
     unchanged: std::cell::Cell<Option<usize>>,
+    /// The buffer a reply's text is read into, kept from call to call.
+    text: std::cell::Cell<Vec<u8>>,
     spare: Spare,
 }
 
@@ -101,7 +103,7 @@ enum Kind {
 
 impl Deltas {
     fn push(&mut self, value: &JsValue) {
-        let kind = if super::values::append_text(value, &mut self.bytes) {
+        let kind = if super::values::append_text(value, &mut self.bytes, 64) {
             Kind::Text
         } else {
             match Piece::read(value) {
@@ -420,6 +422,7 @@ impl JsModel {
             channel: RefCell::default(),
             sent: RefCell::default(),
             unchanged: Default::default(),
+            text: Default::default(),
             spare,
         }
     }
@@ -545,7 +548,12 @@ impl Model for JsModel {
                 return Err(Error::aborted());
             }
             let value = outcome?;
-            reply(&value, streamed || stopped, on_delta)
+            // The reply's text is read into the buffer of the last (taken out: `on_delta` may
+            // run JS that calls this model again).
+            let mut text = self.text.take();
+            let reply = reply(&value, streamed || stopped, on_delta, &mut text);
+            self.text.set(text);
+            reply
         })
     }
 }
@@ -564,14 +572,19 @@ pub(super) fn thrown(error: &JsValue, what: &str) -> Error {
 }
 
 /// Reads what the function returned: a string, or `{text, toolCalls, usage}`. Text that was
-/// already streamed through `onDelta` is not sent again.
-fn reply(value: &JsValue, streamed: bool, on_delta: OnDelta<'_>) -> Result<Reply, Error> {
+/// already streamed through `onDelta` is not sent again (nor read: `text` is the buffer it is
+/// read into).
+fn reply(
+    value: &JsValue,
+    streamed: bool,
+    on_delta: OnDelta<'_>,
+    text: &mut Vec<u8>,
+) -> Result<Reply, Error> {
     let get = |key: &str| Reflect::get(value, &key.into()).unwrap_or(JsValue::UNDEFINED);
-    let (text, object) = match value.as_string() {
-        Some(text) => (Some(text), false),
-        None if value.is_undefined() || value.is_null() => (None, false),
-        None if value.is_object() => (get("text").as_string(), true),
-        None => {
+    let object = match () {
+        _ if value.is_string() || value.is_undefined() || value.is_null() => false,
+        _ if value.is_object() => true,
+        _ => {
             return Err(Error::model(format!(
                 "the JS model must return a string or {{text, toolCalls, usage}} (or a Promise of one); it returned {}",
                 type_of(value)
@@ -579,16 +592,18 @@ fn reply(value: &JsValue, streamed: bool, on_delta: OnDelta<'_>) -> Result<Reply
         }
     };
     if !streamed {
-        match text {
-            Some(text) => {
-                on_delta(Delta::Text(&text));
+        let given = if object { get("text") } else { value.clone() };
+        text.clear();
+        match super::values::append_text(&given, text, text.capacity().max(64)) {
+            true => {
+                on_delta(Delta::Text(std::str::from_utf8(text).unwrap_or_default()));
             }
-            None if !object => {
+            false if !object => {
                 return Err(Error::model(
                     "the JS model returned nothing and streamed nothing through onDelta",
                 ))
             }
-            None => {}
+            false => {}
         }
     }
     let mut result = Reply::default();

@@ -169,10 +169,11 @@ pub(crate) fn options(values: &dyn ToJson, signal: &JsValue, on_delta: &JsValue)
 }
 
 /// Appends `text` to `bytes` as UTF-8 when it is a string (JS copies it in place: quicker
-/// than `as_string`, and no allocation of its own); whether it was one.
-pub(crate) fn append_text(text: &JsValue, bytes: &mut Vec<u8>) -> bool {
+/// than `as_string`, and no allocation of its own); whether it was one. `room`: the bytes to
+/// offer it first (more are offered when it needs them).
+pub(crate) fn append_text(text: &JsValue, bytes: &mut Vec<u8>, room: usize) -> bool {
     let start = bytes.len();
-    let mut room = 64;
+    let mut room = room;
     loop {
         bytes.resize(start + room, 0);
         let at = bytes.as_ptr() as usize + start;
