@@ -334,6 +334,8 @@ fn controller() -> Result<AbortController, Error> {
 /// first difference is converted again. Each call still gets an array of its own.
 #[derive(Default)]
 struct Sent {
+    /// Each message sent, when it is a text message sent in a call the agent said nothing of:
+    /// what the next such call compares its own with (one not kept is converted again).
     messages: Vec<Option<(Role, String)>>,
     objects: Array,
     /// These are the messages of a prompt the agent rendered.
@@ -370,8 +372,9 @@ impl Sent {
                     self.objects.push(&object);
                 }
             }
+            let compared = plain.filter(|_| unchanged.is_none());
             self.messages
-                .push(plain.map(|(role, text)| (role, text.to_string())));
+                .push(compared.map(|(role, text)| (role, text.to_string())));
         }
         self.rendered = unchanged.is_some();
         Ok(self.objects.slice(0, messages.len() as u32))
