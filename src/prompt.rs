@@ -161,8 +161,8 @@ impl Renderer {
     }
 
     /// How many first messages of the prompt [`Renderer::take`] last gave are those of the
-    /// prompt given back before it, unchanged (0 when it was rendered whole, or could not
-    /// be compared): what a model that converts the messages need not compare again.
+    /// prompt given back before it, unchanged (0 when either was rendered whole): what a
+    /// model that converts the messages need not convert again.
     pub fn unchanged(&self) -> usize {
         self.0.try_borrow().map_or(0, |kept| kept.unchanged)
     }

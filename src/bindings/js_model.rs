@@ -328,42 +328,26 @@ fn controller() -> Result<AbortController, Error> {
 
 /// What the previous call sent, as JS values, so the next call converts only what changed.
 /// The prompt grows by a turn and an observation a step; the messages before them are the
-/// same objects as last time. The agent says how many are unchanged when it rendered the
-/// prompt (see `Model::rendered`) and the last call's was such a prompt too; otherwise they
-/// are checked message by message (a memo's call sends others), and everything from the
-/// first difference is converted again. Each call still gets an array of its own.
+/// same objects as last time: as many as the agent says are unchanged, when it rendered the
+/// prompt (see `Model::rendered`) and the last call's prompt too. Any other call (a memo's,
+/// or the one after it) converts all its messages. Each call still gets an array of its own.
 #[derive(Default)]
 struct Sent {
-    /// Each message sent, when it is a text message sent in a call the agent said nothing of:
-    /// what the next such call compares its own with (one not kept is converted again).
-    messages: Vec<Option<(Role, String)>>,
     objects: Array,
-    /// These are the messages of a prompt the agent rendered.
-    rendered: bool,
+    /// How many messages `objects` holds, when they are those of a prompt the agent rendered.
+    rendered: Option<usize>,
 }
 
 impl Sent {
     /// `messages` as JS values; `unchanged`, what the agent said of them (see above).
     fn messages(&mut self, messages: &[Message], unchanged: Option<usize>) -> Result<Array, Error> {
-        let same = match (unchanged, std::mem::take(&mut self.rendered)) {
-            (Some(n), true) => n.min(self.messages.len()).min(messages.len()),
-            _ => self
-                .messages
-                .iter()
-                .zip(messages)
-                .take_while(|(sent, now)| match (sent, plain(now)) {
-                    (Some((role, text)), Some((now_role, now_text))) => {
-                        *role == now_role && crate::text::same(text, now_text)
-                    }
-                    _ => false,
-                })
-                .count(),
+        let same = match (unchanged, self.rendered.take()) {
+            (Some(n), Some(sent)) => n.min(sent).min(messages.len()),
+            _ => 0,
         };
-        self.messages.truncate(same);
         self.objects.set_length(same as u32);
         for message in &messages[same..] {
-            let plain = plain(message);
-            match plain {
+            match plain(message) {
                 // `{role, content}`, made by JS from the two (see `push_message`).
                 Some((role, text)) => super::values::push_message(&self.objects, role, text),
                 None => {
@@ -372,11 +356,8 @@ impl Sent {
                     self.objects.push(&object);
                 }
             }
-            let compared = plain.filter(|_| unchanged.is_none());
-            self.messages
-                .push(compared.map(|(role, text)| (role, text.to_string())));
         }
-        self.rendered = unchanged.is_some();
+        self.rendered = unchanged.map(|_| messages.len());
         Ok(self.objects.slice(0, messages.len() as u32))
     }
 }
@@ -402,8 +383,8 @@ impl ToJson for ForModel<'_> {
     }
 }
 
-/// A message that is only a role and a text (the text formats' messages): the ones [`Sent`]
-/// reuses. Those with tool calls are converted every time.
+/// A message that is only a role and a text (the text formats' messages), which JS makes
+/// from the two; the others (with tool calls) go on a tape.
 fn plain(message: &Message) -> Option<(Role, &str)> {
     let plain = message.tool_calls.is_empty()
         && message.tool_call_id.is_none()
