@@ -458,9 +458,8 @@ impl Model for JsModel {
                 controller.abort();
             }
             // `{stop, tools, signal, onDelta}`, made in one call.
-            let (stop, tools): (&dyn ToJson, &dyn ToJson) = (&request.stop, &request.tools);
-            let values = crate::to_json::Object(&[("stop", stop), ("tools", tools)]);
-            let options = super::values::options(&values, &signal, &on_js_delta);
+            let (stop, tools) = (request.stop, request.tools);
+            let options = super::values::options(stop, tools, &signal, &on_js_delta);
             let result = self
                 .function
                 .call2(&JsValue::NULL, &messages, &options)

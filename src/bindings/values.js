@@ -68,6 +68,12 @@ export function tao_options(ops, textAt, textLength, numbers, signal, onDelta) {
   return options;
 }
 
+/** The same, when `stop` is one text (at `at`, `length` bytes) and there are no tools. */
+export function tao_stop_options(at, length, signal, onDelta) {
+  view();
+  return { stop: [decode(at, length)], tools: [], signal, onDelta };
+}
+
 const encoder = new TextEncoder();
 
 /** Copies `s` (a model's streamed piece) as UTF-8 into wasm memory; see values.rs. */
