@@ -531,8 +531,8 @@ impl Model for JsModel {
                 return Err(Error::aborted());
             }
             let value = outcome?;
-            // The reply's text is read into the buffer of the last (taken out: `on_delta` may
-            // run JS that calls this model again).
+            // The reply's text is read into the same buffer as the last call's (taken out:
+            // `on_delta` may run JS that calls this model again).
             let mut text = self.text.take();
             let reply = reply(&value, streamed || stopped, on_delta, &mut text);
             self.text.set(text);
@@ -574,8 +574,8 @@ fn reply(
             )))
         }
     };
+    let given = if object { get("text") } else { value.clone() };
     if !streamed {
-        let given = if object { get("text") } else { value.clone() };
         text.clear();
         match super::values::append_text(&given, text, text.capacity().max(64)) {
             true => {
