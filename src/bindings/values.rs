@@ -39,7 +39,6 @@ extern "C" {
         a: &JsValue,
         b: &JsValue,
     ) -> JsValue;
-    fn tao_stop_options(stop: u32, length: u32, signal: &JsValue, on_delta: &JsValue) -> JsValue;
     fn tao_text(text: &JsValue, at: u32, room: u32) -> i32;
     fn tao_push_message(array: &Array, role: u32, text: u32, length: u32);
 }
@@ -166,8 +165,8 @@ pub(crate) fn push_message(array: &Array, role: Role, content: &str) {
 }
 
 /// A JS model's options: `{stop, tools, signal, onDelta}`. In the text formats (one stop
-/// sequence, no tools) JS makes them with a literal from the stop's text; otherwise the first
-/// two go on a tape.
+/// sequence, no tools) JS makes them with a literal from the stop's text (given where a tape's
+/// text goes, with no operations: `ops` 0); otherwise the first two go on a tape.
 pub(crate) fn options(
     stop: &[String],
     tools: &[ToolSpec],
@@ -177,7 +176,7 @@ pub(crate) fn options(
     if let ([stop], []) = (stop, tools) {
         ready();
         let at = stop.as_ptr() as usize as u32;
-        return tao_stop_options(at, stop.len() as u32, signal, on_delta);
+        return tao_options(0, at, stop.len() as u32, 0, signal, on_delta);
     }
     let values = crate::to_json::Object(&[("stop", &stop), ("tools", &tools)]);
     on_tape(&values, |ops, text, length, numbers| {

@@ -141,12 +141,6 @@ pub(super) fn probe(line: &str, keywords: &Keywords) -> Probe {
             _ => break,
         }
     }
-    // Most lines start with a letter no keyword starts with: not a label, at once.
-    let first = at(i).to_ascii_lowercase();
-    let starts = |words: &[&str]| words.first().and_then(|w| w.as_bytes().first()) == Some(&first);
-    if keywords.marker.is_empty() && !BASE_KEYWORDS.iter().any(|(words, _)| starts(words)) {
-        return Probe::Not;
-    }
     let mut more: Option<bool> = None;
     let base = BASE_KEYWORDS
         .iter()
