@@ -19,11 +19,12 @@
 //! all, each time: the kept messages cannot drift from the trajectory). So a step costs what
 //! is new in it, not the whole history again.
 
-use crate::chat::{Message, Role, ToolCall};
+use crate::chat::{Message, Role, Thinking, ToolCall};
 use crate::format::{tools, Format, Lang, Move};
 use crate::text::same;
 use crate::tools::{Registry, Tool};
-use crate::trajectory::{Memo, MemoKind, Step, Trajectory};
+use crate::trajectory::{Action, Memo, MemoKind, ParallelCall, Step, Trajectory};
+use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -79,9 +80,11 @@ struct Kept {
     /// What its system message and question were rendered from.
     head: Option<Head>,
     /// Each step it shows, as it was then, and how many messages that step rendered to.
-    steps: Vec<(Step, usize)>,
+    steps: Vec<(Shown, usize)>,
     /// How many messages the prompt has, once it is given back.
     len: usize,
+    /// How many of the last prompt's first messages are those of the one given back before it.
+    unchanged: usize,
 }
 
 struct Head {
@@ -105,6 +108,7 @@ impl Renderer {
         let Ok(mut kept) = self.0.try_borrow_mut() else {
             return render_with(trajectory, registry, exemplars);
         };
+        kept.unchanged = 0;
         // Memos change earlier messages (a summary stands in for steps): rendered whole.
         if !trajectory.memos.is_empty() {
             kept.head = None;
@@ -122,7 +126,8 @@ impl Renderer {
                     .all(|(a, b)| Rc::ptr_eq(a, b))
         });
         let mut messages = std::mem::take(&mut kept.messages);
-        if !same_head || messages.len() != kept.len {
+        let whole = !same_head || messages.len() != kept.len;
+        if whole {
             kept.steps.clear();
             let start = Trajectory::new(&trajectory.task, format, lang, "");
             messages = render_with(&start, registry, exemplars);
@@ -144,12 +149,22 @@ impl Renderer {
         let shown: usize = kept.steps[same_steps..].iter().map(|(_, n)| n).sum();
         messages.truncate(messages.len() - shown);
         kept.steps.truncate(same_steps);
+        if !whole {
+            kept.unchanged = messages.len();
+        }
         for step in &trajectory.steps[same_steps..] {
             let before = messages.len();
             turn(format, step, &mut messages);
-            kept.steps.push((step.clone(), messages.len() - before));
+            kept.steps.push((Shown::of(step), messages.len() - before));
         }
         messages
+    }
+
+    /// How many first messages of the prompt [`Renderer::take`] last gave are those of the
+    /// prompt given back before it, unchanged (0 when either was rendered whole): what a
+    /// model that converts the messages need not convert again.
+    pub fn unchanged(&self) -> usize {
+        self.0.try_borrow().map_or(0, |kept| kept.unchanged)
     }
 
     /// Takes back the prompt [`Renderer::take`] gave, to build the next one from.
@@ -161,23 +176,69 @@ impl Renderer {
     }
 }
 
-/// Whether step `now` reads as step `then` did: the same of everything [`turn`] reads (the
-/// text of the model's last call stands for the raw reply and the thinking).
-fn same_turn(then: &Step, now: &Step) -> bool {
+/// What [`turn`] reads of a step, as it was when its messages were rendered (a copy of these
+/// fields only: the step's calls and notes are not needed to tell whether it changed).
+struct Shown {
+    index: u32,
+    thought: String,
+    action: Option<Action>,
+    answer: Option<String>,
+    observation: Option<String>,
+    repaired: bool,
+    parallel: Vec<ParallelCall>,
+    /// The reasoning of the model's last call, and its reply.
+    thinking: Option<Thinking>,
+    raw: String,
+}
+
+impl Shown {
+    fn of(step: &Step) -> Shown {
+        Shown {
+            index: step.index,
+            thought: step.thought.clone(),
+            action: step.action.clone(),
+            answer: step.answer.clone(),
+            observation: step.observation.clone(),
+            repaired: step.repair.is_some(),
+            parallel: step.parallel.clone(),
+            thinking: last_thinking(step).cloned(),
+            raw: step.raw().to_string(),
+        }
+    }
+}
+
+fn last_thinking(step: &Step) -> Option<&Thinking> {
+    step.calls.last().and_then(|c| c.thinking.as_ref())
+}
+
+/// Whether step `now` reads as step `then` did: the same of everything [`turn`] reads.
+fn same_turn(then: &Shown, now: &Step) -> bool {
     let same_text = |a: &Option<String>, b: &Option<String>| match (a, b) {
         (Some(a), Some(b)) => same(a, b),
         (a, b) => a.is_none() && b.is_none(),
     };
-    let (then_call, now_call) = (then.calls.last(), now.calls.last());
     then.index == now.index
         && same(&then.thought, &now.thought)
-        && then.action == now.action
+        && match (&then.action, &now.action) {
+            (Some(a), Some(b)) => same_action(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        }
         && same_text(&then.answer, &now.answer)
         && same_text(&then.observation, &now.observation)
-        && then.repair.is_some() == now.repair.is_some()
+        && then.repaired == now.repair.is_some()
         && then.parallel == now.parallel
-        && then_call.map(|c| &c.thinking) == now_call.map(|c| &c.thinking)
-        && same(then.raw(), now.raw())
+        && then.thinking.as_ref() == last_thinking(now)
+        && same(&then.raw, now.raw())
+}
+
+/// Whether two actions are equal, a text input compared as [`same`] compares (the derived
+/// comparison goes through `Value`'s, a chain of calls in the wasm).
+fn same_action(a: &Action, b: &Action) -> bool {
+    let same_input = match (&a.input, &b.input) {
+        (Value::String(x), Value::String(y)) => same(x, y),
+        (x, y) => x == y,
+    };
+    same(&a.tool, &b.tool) && same_input && a.id == b.id
 }
 
 /// A memo as the model reads it.
@@ -258,7 +319,7 @@ fn turn(format: Format, step: &Step, messages: &mut Vec<Message>) {
                 seen.unwrap_or(""),
             )
         });
-        let thinking = step.calls.last().and_then(|c| c.thinking.as_ref());
+        let thinking = last_thinking(step);
         return tools::turn(&step.thought, calls.collect(), thinking, messages);
     }
     let text = format.turn(step.index, &step.thought, next);

@@ -118,6 +118,7 @@ impl Agent {
             tools: &specs,
             abort: &self.abort,
         };
+        self.model.rendered(self.prompts.unchanged());
         let reply = self.model.complete(request, &mut on_delta).await;
         self.prompts.keep(messages);
         call.ms = micros(self.host.now_ms() - started);

@@ -50,6 +50,10 @@ pub struct JsModel {
     signal: Option<AbortSignal>,
     channel: RefCell<Option<Channel>>,
     sent: RefCell<Sent>,
+    /// What the agent said of the next call's prompt (see `Model::rendered`).
+    unchanged: std::cell::Cell<Option<usize>>,
+    /// The buffer a reply's text is read into, kept from call to call.
+    text: std::cell::Cell<Vec<u8>>,
     spare: Spare,
 }
 
@@ -99,7 +103,7 @@ enum Kind {
 
 impl Deltas {
     fn push(&mut self, value: &JsValue) {
-        let kind = if super::values::append_text(value, &mut self.bytes) {
+        let kind = if super::values::append_text(value, &mut self.bytes, 64) {
             Kind::Text
         } else {
             match Piece::read(value) {
@@ -324,33 +328,26 @@ fn controller() -> Result<AbortController, Error> {
 
 /// What the previous call sent, as JS values, so the next call converts only what changed.
 /// The prompt grows by a turn and an observation a step; the messages before them are the
-/// same objects as last time (checked message by message: a memo can rewrite earlier ones,
-/// and then everything from the first difference is converted again). Each call still gets
-/// an array of its own.
+/// same objects as last time: as many as the agent says are unchanged, when it rendered the
+/// prompt (see `Model::rendered`) and the last call's prompt too. Any other call (a memo's,
+/// or the one after it) converts all its messages. Each call still gets an array of its own.
 #[derive(Default)]
 struct Sent {
-    messages: Vec<Option<(Role, String)>>,
     objects: Array,
+    /// How many messages `objects` holds, when they are those of a prompt the agent rendered.
+    rendered: Option<usize>,
 }
 
 impl Sent {
-    fn messages(&mut self, messages: &[Message]) -> Result<Array, Error> {
-        let same = self
-            .messages
-            .iter()
-            .zip(messages)
-            .take_while(|(sent, now)| match (sent, plain(now)) {
-                (Some((role, text)), Some((now_role, now_text))) => {
-                    *role == now_role && crate::text::same(text, now_text)
-                }
-                _ => false,
-            })
-            .count();
-        self.messages.truncate(same);
+    /// `messages` as JS values; `unchanged`, what the agent said of them (see above).
+    fn messages(&mut self, messages: &[Message], unchanged: Option<usize>) -> Result<Array, Error> {
+        let same = match (unchanged, self.rendered.take()) {
+            (Some(n), Some(sent)) => n.min(sent).min(messages.len()),
+            _ => 0,
+        };
         self.objects.set_length(same as u32);
         for message in &messages[same..] {
-            let plain = plain(message);
-            match plain {
+            match plain(message) {
                 // `{role, content}`, made by JS from the two (see `push_message`).
                 Some((role, text)) => super::values::push_message(&self.objects, role, text),
                 None => {
@@ -359,9 +356,8 @@ impl Sent {
                     self.objects.push(&object);
                 }
             }
-            self.messages
-                .push(plain.map(|(role, text)| (role, text.to_string())));
         }
+        self.rendered = unchanged.map(|_| messages.len());
         Ok(self.objects.slice(0, messages.len() as u32))
     }
 }
@@ -387,8 +383,8 @@ impl ToJson for ForModel<'_> {
     }
 }
 
-/// A message that is only a role and a text (the text formats' messages): the ones [`Sent`]
-/// reuses. Those with tool calls are converted every time.
+/// A message that is only a role and a text (the text formats' messages), which JS makes
+/// from the two; the others (with tool calls) go on a tape.
 fn plain(message: &Message) -> Option<(Role, &str)> {
     let plain = message.tool_calls.is_empty()
         && message.tool_call_id.is_none()
@@ -409,6 +405,8 @@ impl JsModel {
             signal,
             channel: RefCell::default(),
             sent: RefCell::default(),
+            unchanged: Default::default(),
+            text: Default::default(),
             spare,
         }
     }
@@ -422,12 +420,20 @@ impl Model for JsModel {
         }
     }
 
+    fn rendered(&self, unchanged: usize) {
+        self.unchanged.set(Some(unchanged));
+    }
+
     fn complete<'a>(
         &'a self,
         request: Request<'a>,
         on_delta: OnDelta<'a>,
     ) -> LocalBoxFuture<'a, Result<Reply, Error>> {
+        // Taken at once: it speaks of this call only.
+        let unchanged = self.unchanged.take();
         Box::pin(async move {
+            // First, so that what was sent is what the agent's next `rendered` speaks of.
+            let messages = (self.sent.borrow_mut()).messages(request.messages, unchanged)?;
             // This call's signal: aborted by the user's Stop, or by tao when it has read
             // enough (the client-side stop); a controller once aborted is replaced.
             if self.channel.borrow().is_none() {
@@ -451,11 +457,9 @@ impl Model for JsModel {
             if self.signal.as_ref().is_some_and(|s| s.aborted()) {
                 controller.abort();
             }
-            let messages = self.sent.borrow_mut().messages(request.messages)?;
             // `{stop, tools, signal, onDelta}`, made in one call.
-            let (stop, tools): (&dyn ToJson, &dyn ToJson) = (&request.stop, &request.tools);
-            let values = crate::to_json::Object(&[("stop", stop), ("tools", tools)]);
-            let options = super::values::options(&values, &signal, &on_js_delta);
+            let (stop, tools) = (request.stop, request.tools);
+            let options = super::values::options(stop, tools, &signal, &on_js_delta);
             let result = self
                 .function
                 .call2(&JsValue::NULL, &messages, &options)
@@ -527,7 +531,12 @@ impl Model for JsModel {
                 return Err(Error::aborted());
             }
             let value = outcome?;
-            reply(&value, streamed || stopped, on_delta)
+            // The reply's text is read into the same buffer as the last call's (taken out:
+            // `on_delta` may run JS that calls this model again).
+            let mut text = self.text.take();
+            let reply = reply(&value, streamed || stopped, on_delta, &mut text);
+            self.text.set(text);
+            reply
         })
     }
 }
@@ -546,31 +555,38 @@ pub(super) fn thrown(error: &JsValue, what: &str) -> Error {
 }
 
 /// Reads what the function returned: a string, or `{text, toolCalls, usage}`. Text that was
-/// already streamed through `onDelta` is not sent again.
-fn reply(value: &JsValue, streamed: bool, on_delta: OnDelta<'_>) -> Result<Reply, Error> {
+/// already streamed through `onDelta` is not sent again (nor read: `text` is the buffer it is
+/// read into).
+fn reply(
+    value: &JsValue,
+    streamed: bool,
+    on_delta: OnDelta<'_>,
+    text: &mut Vec<u8>,
+) -> Result<Reply, Error> {
     let get = |key: &str| Reflect::get(value, &key.into()).unwrap_or(JsValue::UNDEFINED);
-    let (text, object) = match value.as_string() {
-        Some(text) => (Some(text), false),
-        None if value.is_undefined() || value.is_null() => (None, false),
-        None if value.is_object() => (get("text").as_string(), true),
-        None => {
+    let object = match () {
+        _ if value.is_string() || value.is_undefined() || value.is_null() => false,
+        _ if value.is_object() => true,
+        _ => {
             return Err(Error::model(format!(
                 "the JS model must return a string or {{text, toolCalls, usage}} (or a Promise of one); it returned {}",
                 type_of(value)
             )))
         }
     };
+    let given = if object { get("text") } else { value.clone() };
     if !streamed {
-        match text {
-            Some(text) => {
-                on_delta(Delta::Text(&text));
+        text.clear();
+        match super::values::append_text(&given, text, text.capacity().max(64)) {
+            true => {
+                on_delta(Delta::Text(std::str::from_utf8(text).unwrap_or_default()));
             }
-            None if !object => {
+            false if !object => {
                 return Err(Error::model(
                     "the JS model returned nothing and streamed nothing through onDelta",
                 ))
             }
-            None => {}
+            false => {}
         }
     }
     let mut result = Reply::default();

@@ -60,8 +60,13 @@ export function tao_push_message(messages, role, at, length) {
   messages.push({ role: roles[role], content: decode(at, length) });
 }
 
-/** A JS model's options: the object on the tape, then its `signal` and `onDelta`. */
+/** A JS model's options: the object on the tape, then its `signal` and `onDelta`; with no
+ * tape (`ops` 0), one stop sequence (the text) and no tools. */
 export function tao_options(ops, textAt, textLength, numbers, signal, onDelta) {
+  if (ops === 0) {
+    view();
+    return { stop: [decode(textAt, textLength)], tools: [], signal, onDelta };
+  }
   const options = tao_value(ops, textAt, textLength, numbers);
   options.signal = signal;
   options.onDelta = onDelta;

@@ -5,7 +5,7 @@
 //!
 //! The tape's buffers are kept from value to value (a run records several per step).
 
-use crate::chat::Role;
+use crate::chat::{Role, ToolSpec};
 use crate::event::Event;
 use crate::to_json::{JsonWriter, ToJson};
 use js_sys::{Array, Function};
@@ -46,6 +46,13 @@ extern "C" {
 thread_local! {
     static RECORDER: RefCell<JsonWriter> = RefCell::new(JsonWriter::recorder());
     static READY: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Hands JS the wasm's memory, before the first value it reads there.
+fn ready() {
+    if !READY.replace(true) {
+        tao_memory(wasm_bindgen::memory());
+    }
 }
 
 /// `value` as a JS value.
@@ -142,9 +149,7 @@ pub(crate) fn emit(listener: &Function, event: &Event) {
             )
         }
     };
-    if !READY.replace(true) {
-        tao_memory(wasm_bindgen::memory());
-    }
+    ready();
     let ((a, a_length), (b, b_length), (c, c_length)) = (a, b, c);
     tao_event(
         listener, kind, index, n, a, a_length, b, b_length, c, c_length, &value, fuel,
@@ -154,25 +159,37 @@ pub(crate) fn emit(listener: &Function, event: &Event) {
 /// Adds `{role, content}` to `array`: the value the tape would make of a message that is only
 /// a role and a text (the text formats' messages), made by an object literal in JS.
 pub(crate) fn push_message(array: &Array, role: Role, content: &str) {
-    if !READY.replace(true) {
-        tao_memory(wasm_bindgen::memory());
-    }
+    ready();
     let at = content.as_ptr() as usize as u32;
     tao_push_message(array, role as u32, at, content.len() as u32);
 }
 
-/// A JS model's options: `values` (an object) with its `signal` and `onDelta` after them.
-pub(crate) fn options(values: &dyn ToJson, signal: &JsValue, on_delta: &JsValue) -> JsValue {
-    on_tape(values, |ops, text, length, numbers| {
+/// A JS model's options: `{stop, tools, signal, onDelta}`. In the text formats (one stop
+/// sequence, no tools) JS makes them with a literal from the stop's text (given where a tape's
+/// text goes, with no operations: `ops` 0); otherwise the first two go on a tape.
+pub(crate) fn options(
+    stop: &[String],
+    tools: &[ToolSpec],
+    signal: &JsValue,
+    on_delta: &JsValue,
+) -> JsValue {
+    if let ([stop], []) = (stop, tools) {
+        ready();
+        let at = stop.as_ptr() as usize as u32;
+        return tao_options(0, at, stop.len() as u32, 0, signal, on_delta);
+    }
+    let values = crate::to_json::Object(&[("stop", &stop), ("tools", &tools)]);
+    on_tape(&values, |ops, text, length, numbers| {
         tao_options(ops, text, length, numbers, signal, on_delta)
     })
 }
 
 /// Appends `text` to `bytes` as UTF-8 when it is a string (JS copies it in place: quicker
-/// than `as_string`, and no allocation of its own); whether it was one.
-pub(crate) fn append_text(text: &JsValue, bytes: &mut Vec<u8>) -> bool {
+/// than `as_string`, and no allocation of its own); whether it was one. `room`: the bytes to
+/// offer it first (more are offered when it needs them).
+pub(crate) fn append_text(text: &JsValue, bytes: &mut Vec<u8>, room: usize) -> bool {
     let start = bytes.len();
-    let mut room = 64;
+    let mut room = room;
     loop {
         bytes.resize(start + room, 0);
         let at = bytes.as_ptr() as usize + start;
@@ -192,9 +209,7 @@ pub(crate) fn append_text(text: &JsValue, bytes: &mut Vec<u8>) -> bool {
 }
 
 fn on_tape<R>(value: &dyn ToJson, build: impl FnOnce(u32, u32, u32, u32) -> R) -> R {
-    if !READY.replace(true) {
-        tao_memory(wasm_bindgen::memory());
-    }
+    ready();
     RECORDER.with(|kept| {
         // A listener that calls tao back while its event is delivered records on a writer of
         // its own.

@@ -61,7 +61,17 @@ fn blocks_of(text: &str, lines: &[Line]) -> Vec<Block> {
 /// The thought: text before the first label and the content of `Thought` labels, up to the
 /// line index `upto` (or byte offset `upto_byte` within that line list).
 pub(super) fn collect_thought(text: &str, lines: &[Line], upto_byte: usize) -> String {
-    let mut parts: Vec<&str> = Vec::new();
+    // The parts, joined by line breaks as they come (one allocation when the thought is one
+    // line, as it mostly is).
+    let mut joined = String::new();
+    let mut parts = 0;
+    let mut push = |part: &str| {
+        if parts > 0 {
+            joined.push('\n');
+        }
+        joined.push_str(part);
+        parts += 1;
+    };
     let mut current: Option<Label> = None;
     for line in lines {
         if line.start >= upto_byte {
@@ -72,16 +82,17 @@ pub(super) fn collect_thought(text: &str, lines: &[Line], upto_byte: usize) -> S
             LineKind::Label(label, content) => {
                 current = Some(label);
                 if label == Label::Thought {
-                    parts.push(sub(text, content.min(end), end));
+                    push(sub(text, content.min(end), end));
                 }
             }
-            _ if matches!(current, None | Some(Label::Thought)) => {
-                parts.push(sub(text, line.start, end))
-            }
+            _ if matches!(current, None | Some(Label::Thought)) => push(sub(text, line.start, end)),
             _ => {}
         }
     }
-    trim(&parts.join("\n")).to_string()
+    match trim(&joined) {
+        thought if thought.len() == joined.len() => joined,
+        thought => thought.to_string(),
+    }
 }
 
 /// What reading one action (or blob) gave.
