@@ -15,6 +15,7 @@ import { state, controls, toolsPanel, view, stats, messageOf, offlineData } from
 import { announce } from "./announce.js";
 import { setFolded } from "./present.js";
 import * as bench from "./benchmark.js";
+import { stylesheet } from "./elements.js";
 
 addWords(WORDS);
 // The compare view takes the stage: the panel gives way (compare.js).
@@ -163,20 +164,8 @@ const headerButton = () => document.querySelector('[data-action="benchmark"]');
  * Opens the panel: with the settings of `query` (`{dataset, n, from, modes, data, concurrency}`
  * from the URL) when given, else with the saved benchmark's; `resume` goes on with the saved one.
  */
-/** Loads the panel's stylesheet (once), resolving when it applies: the panel is never drawn bare. */
-function loadStyles() {
-  styles ??= new Promise((resolve) => {
-    const link = el("link", { rel: "stylesheet", href: new URL("./benchmark.css", import.meta.url).href });
-    link.addEventListener("load", resolve);
-    link.addEventListener("error", resolve); // unstyled beats absent
-    document.head.append(link);
-  });
-  return styles;
-}
-let styles = null;
-
 export async function openBenchmark({ query = null, resume = false } = {}) {
-  await loadStyles();
+  await stylesheet("benchmark.css");
   if (!ui) {
     // One alternative view of the stage at a time: a comparison gives way.
     if (state.compare) document.dispatchEvent(new CustomEvent("tao:compare-close"));

@@ -19,7 +19,7 @@ const CEILING = 192 * 1024;
 const ON_DEMAND = [
   "www/code-tool.js", "www/chart.js", "www/compare-view.js", "www/prompt-view.js", "www/branches.js",
   "www/data-files.js", "www/benchmark-view.js", "www/benchmark.js", "www/benchmark.css", "www/wasm-tool.js",
-  "www/sandbox.js", "www/webllm.js", "pkg/tao_net.js", "pkg/tao_tools.js", "pkg/tao_sandbox.js",
+  "www/sandbox.js", "www/webllm.js", "www/prompt-view.css", "www/branches.css", "www/compare-view.css", "pkg/tao_net.js", "pkg/tao_tools.js", "pkg/tao_sandbox.js",
   "www/i18n-zh.js", // a visit in English
   "pkg/data/scenarios.json", // the scenarios' replies and rules: at the first run (the menu has its list)
   "pkg/data/knowledge.json", // until a run (or the model view) searches the built-in pages
