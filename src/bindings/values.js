@@ -80,9 +80,11 @@ export function tao_text(s, to, room) {
   if (typeof s !== "string") return -1;
   if (s.length * 3 > room) return -s.length * 3;
   view();
+  // A short ASCII text is quicker copied unit by unit than handed to the encoder; a longer
+  // one (a whole reply) is quicker encoded.
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c > 127) return encoder.encodeInto(s, bytes.subarray(to, to + room)).written;
+    if (c > 127 || s.length > 32) return encoder.encodeInto(s, bytes.subarray(to, to + room)).written;
     bytes[to + i] = c;
   }
   return s.length;
