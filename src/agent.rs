@@ -641,7 +641,7 @@ fn repetition(trajectory: &Trajectory) -> Option<String> {
     let (Some(a), Some(b)) = (&last.action, &before.action) else {
         return None;
     };
-    let same = a.tool.eq_ignore_ascii_case(&b.tool) && plain(&a.input) == plain(&b.input);
+    let same = a.tool.eq_ignore_ascii_case(&b.tool) && same_input(&a.input, &b.input);
     (same && last.observation.is_none()).then(|| {
         format!(
             "This action repeats the previous one: {}[{}], with the same input. Its observation is above; the tool was not run again. Try another tool or another input, or give your final answer.",
@@ -651,17 +651,29 @@ fn repetition(trajectory: &Trajectory) -> Option<String> {
     })
 }
 
-/// An action input with case and runs of spacing set aside, for comparing two of them.
-fn plain(input: &serde_json::Value) -> String {
-    let text = input_text(input);
-    let mut plain = String::with_capacity(text.len());
-    for word in text.split_whitespace() {
-        if !plain.is_empty() {
-            plain.push(' ');
-        }
-        plain.extend(word.chars().map(crate::text::fold_case));
+/// Whether two action inputs are the same once case and runs of spacing are set aside.
+fn same_input(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    use serde_json::Value::String;
+    match (a, b) {
+        // The usual inputs, texts, are compared where they lie, with nothing copied.
+        (String(a), String(b)) => a == b || plain(a).eq(plain(b)),
+        _ => plain(&input_text(a)).eq(plain(&input_text(b))),
     }
-    plain
+}
+
+/// A text's characters with case and runs of spacing set aside: folded, each run of spacing
+/// one space, none at either end.
+fn plain(text: &str) -> impl Iterator<Item = char> + '_ {
+    let mut spacing = false;
+    text.trim()
+        .chars()
+        .filter_map(move |c| match c.is_whitespace() {
+            true => (!std::mem::replace(&mut spacing, true)).then_some(' '),
+            false => {
+                spacing = false;
+                Some(crate::text::fold_case(c))
+            }
+        })
 }
 
 /// Milliseconds as seconds with one decimal ("2.5"), without the float formatting machinery
@@ -691,4 +703,21 @@ fn end(
 /// a JSON round trip unchanged.
 fn micros(ms: f64) -> f64 {
     (ms * 1000.0).round() / 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    #[test]
+    fn an_input_repeats_another_whatever_its_case_and_spacing() {
+        let same = |a, b| super::same_input(&a, &b);
+        assert!(same(json!("Apple  CEO"), json!(" apple\tceo\n")));
+        assert!(same(json!("ÉTÉ Москва"), json!("été москва")));
+        assert!(same(json!({"q": "X"}), json!({"q": "X"})));
+        assert!(!same(json!("token-1"), json!("token-2")));
+        assert!(!same(json!("a b"), json!("ab")));
+        assert!(!same(json!("a"), json!("a b")));
+        assert!(!same(json!({"q": "X"}), json!({"q": "Y"})));
+    }
 }

@@ -66,7 +66,9 @@ pub struct JsonWriter {
 /// A value as a list of operations, for building it where JSON text would be parsed. Each
 /// operation is a word: its kind in the low 3 bits, a count or a length above them.
 /// - [`Tape::NULL`]; [`Tape::BOOL`] with 0 or 1; [`Tape::INT`], an integer below 2²⁹;
-///   [`Tape::FLOAT`], the next of `numbers` (any other number);
+///   [`Tape::FLOAT`], the next of `numbers` (any other number); [`Tape::FLOAT`] with a
+///   number above 0 is a struct that JS builds with a literal of its own (see
+///   [`JsonWriter::literal`]), followed by its fields' values only;
 /// - [`Tape::STRING`]: the next so many UTF-16 units of `text`, where all strings are
 ///   written one after the other (so JS decodes the text once, and cuts it);
 /// - [`Tape::OBJECT`] with its number of fields, each a key then a value; a key is a string,
@@ -166,6 +168,21 @@ impl JsonWriter {
             value.write_json(self);
         }
         self.close('}', fields.len());
+    }
+
+    /// Writes an object with these fields, as [`JsonWriter::object`] does; on a tape, a
+    /// `literal` above 0 is the number of the literal in `bindings/values.js` that makes it,
+    /// from the values alone (quicker in JS than an object made key by key).
+    pub fn literal(&mut self, literal: u32, fields: &[(&'static str, &dyn ToJson)]) {
+        match &mut self.tape {
+            Some(tape) if literal > 0 => {
+                tape.op(Tape::FLOAT, literal as usize);
+                for (_, value) in fields {
+                    value.write_json(self);
+                }
+            }
+            _ => self.object(fields),
+        }
     }
 
     /// Writes an array of these items.

@@ -490,7 +490,7 @@ impl StopReason {
 // Reading and writing: one field list per type (see `crate::json` for why this is not
 // derived). A missing field takes its default, except those marked `required`.
 
-json_struct!(Step {
+json_struct!(Step = 1 {
     index,
     thought,
     action,
@@ -523,7 +523,7 @@ json_struct!(Memo {
     text,
     call
 });
-json_struct!(ModelCall {
+json_struct!(ModelCall = 2 {
     raw,
     retried,
     usage,
@@ -534,7 +534,7 @@ json_struct!(ModelCall {
     thinking
 });
 json_struct!(Switch { from, to (required), why });
-json_struct!(Action { tool (required), input (required), id });
+json_struct!(Action = 3 { tool (required), input (required), id });
 json_struct!(Repair { why (required), message (required) });
 json_struct!(Stop { reason (required), message });
 json_struct!(Stats {

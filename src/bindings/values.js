@@ -80,9 +80,11 @@ export function tao_text(s, to, room) {
   if (typeof s !== "string") return -1;
   if (s.length * 3 > room) return -s.length * 3;
   view();
+  // A short ASCII text is quicker copied unit by unit than handed to the encoder; a longer
+  // one (a whole reply) is quicker encoded.
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c > 127) return encoder.encodeInto(s, bytes.subarray(to, to + room)).written;
+    if (c > 127 || s.length > 32) return encoder.encodeInto(s, bytes.subarray(to, to + room)).written;
     bytes[to + i] = c;
   }
   return s.length;
@@ -105,7 +107,7 @@ function value() {
     case 0: return null;
     case 1: return n === 1;
     case 2: return n;
-    case 3: return floats[next++];
+    case 3: return n > 0 ? literals[n]() : floats[next++];
     case 4: return text.slice(cut, (cut += n));
     case 5: {
       const object = {};
@@ -126,6 +128,16 @@ function value() {
     case 7: return named(n);
   }
 }
+
+// The structs JS makes most often (a FLOAT op with a number above 0): their fields' values
+// follow, in the order of their `json_struct!` in src/trajectory.rs. A literal is quicker
+// than an object made key by key.
+const literals = [
+  ,
+  () => ({ index: value(), thought: value(), action: value(), answer: value(), observation: value(), repair: value(), calls: value(), notes: value(), switch: value(), approved: value(), fuel: value(), ms: value(), tool_ms: value(), parallel: value(), picture: value() }),
+  () => ({ raw: value(), retried: value(), usage: value(), ms: value(), first_token_ms: value(), saved_chars: value(), cut: value(), thinking: value() }),
+  () => ({ tool: value(), input: value(), id: value() }),
+];
 
 // The latest names, by a hash of their address, in front of the map.
 const recentAt = new Int32Array(256), recent = new Array(256).fill("");
