@@ -52,8 +52,8 @@
 # of titles stopped using Rust's debug formatting (-0.5 KB): 150,834 B; with the speed work that
 # came with it (events built by one JS call each, and the rest: +0.1 KB), 150,976 B.
 # The next speed work (the renderer tells the JS model which messages are unchanged; steps, model
-# calls and actions handed to JS as object literals; the repetition check in place): +520 B,
-# 151,496 B, under the ceiling unchanged. The ceiling is today's size plus a little headroom, so a regression fails the
+# calls and actions handed to JS as object literals; the repetition check in place): +533 B,
+# 151,509 B, under the ceiling unchanged. The ceiling is today's size plus a little headroom, so a regression fails the
 # build long before it reaches the goal; lower it as size work lands (and raise it only with a
 # reason in the commit).
 set -euo pipefail

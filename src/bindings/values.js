@@ -82,9 +82,11 @@ export function tao_text(s, to, room) {
   view();
   // A short ASCII text is quicker copied unit by unit than handed to the encoder; a longer
   // one (a whole reply) is quicker encoded.
+  const encode = () => encoder.encodeInto(s, bytes.subarray(to, to + room)).written;
+  if (s.length > 32) return encode();
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c > 127 || s.length > 32) return encoder.encodeInto(s, bytes.subarray(to, to + room)).written;
+    if (c > 127) return encode();
     bytes[to + i] = c;
   }
   return s.length;
