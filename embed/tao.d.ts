@@ -56,11 +56,11 @@ export declare function testConnection(config: AgentOptions & { provider: "opena
 /** tao's version. */
 export declare function version(): string;
 /** The ReAct paper's score: HotpotQA exact match and F1, or FEVER label accuracy (in both fields); no prediction scores 0. */
-export declare function scoreAnswer(dataset: "hotpotqa" | "fever", prediction: string | null | undefined, gold: string): Score;
+export declare function scoreAnswer(dataset: "hotpotqa" | "fever", prediction: string | null | undefined, gold: string): Promise<Score>;
 /** The CoT-SC majority answer (answers compared after the paper's normalisation); null when no sample answered. */
-export declare function vote(answers: (string | null | undefined)[]): Vote | null;
+export declare function vote(answers: (string | null | undefined)[]): Promise<Vote | null>;
 /** The first `n` indices of the paper's sample: Python's `random.Random(233).shuffle(range(total))`. */
-export declare function paperSample(total: number, n: number): number[];
+export declare function paperSample(total: number, n: number): Promise<number[]>;
 /** Runs when the wasm is instantiated (installs the panic hook); nothing to call. */
 export declare function start(): void;
 

@@ -125,8 +125,8 @@ export function parseData(dataset, text) {
 }
 
 /** Questions From…From+n−1 (1-based) of the paper's sample of `items` (or of a sampled file). */
-export function pickQuestions({ items, sampled }, from, n) {
-  const order = sampled ? items : Array.from(state.tao.paperSample(items.length, PAPER_SAMPLE), (i) => items[i]);
+export async function pickQuestions({ items, sampled }, from, n) {
+  const order = sampled ? items : Array.from(await state.tao.paperSample(items.length, PAPER_SAMPLE), (i) => items[i]);
   return order.slice(from - 1, from - 1 + n);
 }
 
@@ -155,7 +155,7 @@ export async function prepare(config, file = null, signal) {
   } catch (e) {
     throw new Error(`${file ? file.name : DATASETS[config.dataset].file}: ${messageOf(e)}`);
   }
-  const items = pickQuestions(data, config.from, config.n);
+  const items = await pickQuestions(data, config.from, config.n);
   if (items.length === 0) throw new Error(`there are no questions from ${config.from} on (the sample has ${Math.min(data.items.length, PAPER_SAMPLE)})`);
   const exemplars = config.exemplars ? await loadExemplars(config.dataset, config.dataUrl, config.modes, signal) : null;
   return { version: 1, config: { ...config, file: file?.name ?? null }, items, exemplars, results: [], dropped: false, model: modelLabel() };
@@ -217,7 +217,7 @@ async function runJob(bench, job, signal, onEvent) {
     if (reason === "aborted" || signal.aborted) return null;
     if (reason === "error") throw new Error(traj.stop.message || "the model failed");
     const answer = answerOf(traj);
-    const { em, f1 } = state.tao.scoreAnswer(bench.config.dataset, answer ?? undefined, job.item.gold);
+    const { em, f1 } = await state.tao.scoreAnswer(bench.config.dataset, answer ?? undefined, job.item.gold);
     const stats = traj.stats ?? {};
     const record = {
       idx: job.item.idx,

@@ -253,7 +253,7 @@ export class TaoCompare extends HTMLElement {
         prompt_tokens: s.prompt_tokens,
         completion_tokens: s.completion_tokens,
         answer,
-        score: gold ? state.tao.scoreAnswer("hotpotqa", answer, gold) : null,
+        score: gold ? await state.tao.scoreAnswer("hotpotqa", answer, gold) : null,
       };
       this.#showCounters(column);
       // Kept for Export JSONL, with its score as the reward when there is a gold answer.

@@ -37,13 +37,13 @@ const t: Trajectory = await agent.run("Who?", { onEvent: (e) => console.log(desc
 t.steps.map((s) => s.action?.tool ?? s.answer);
 
 // The paper's scores, and a run as training data.
-const score: Score = scoreAnswer("hotpotqa", t.answer, "Mobile, Alabama");
+const score: Score = await scoreAnswer("hotpotqa", t.answer, "Mobile, Alabama");
 // @ts-expect-error: only the paper's datasets
 scoreAnswer("squad", "a", "b");
 const record: TrainingRecord = agent.trainingRecord(t, { reward: score.f1 });
 record.steps.map((s) => s.prompt.length);
-const majority: Vote | null = vote(["Ulm", "ulm", "Munich"]);
-const sample: number[] = paperSample(7405, 5);
+const majority: Vote | null = await vote(["Ulm", "ulm", "Munich"]);
+const sample: number[] = await paperSample(7405, 5);
 console.log(majority?.answer, sample.length);
 
 // The element, from the DOM.
