@@ -253,7 +253,8 @@ export class TaoCompare extends HTMLElement {
         prompt_tokens: s.prompt_tokens,
         completion_tokens: s.completion_tokens,
         answer,
-        score: gold ? await state.tao.scoreAnswer("hotpotqa", answer, gold) : null,
+        // The run stands even if its score cannot be had (the scoring module failed to load).
+        score: gold ? await state.tao.scoreAnswer("hotpotqa", answer, gold).catch((e) => (showError(messageOf(e)), null)) : null,
       };
       this.#showCounters(column);
       // Kept for Export JSONL, with its score as the reward when there is a gold answer.

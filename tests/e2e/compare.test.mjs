@@ -8,6 +8,8 @@
 //                    once; ReAct searches and answers right (EM 1), CoT states a wrong fact and no
 //                    action, Act acts without a thought and searches twice, Standard answers at
 //                    once; no Tokens line offline; screenshots 1366 and 390, light and dark, en/zh
+//   no scores        the built-in tools' module (the scores' code) cannot load: every column keeps
+//                    its run and answer, unscored, and the page says why
 //   button           Compare modes opens the view (settings fold on wide screens), Run runs it,
 //                    Share writes compare= into the link, Back to one run restores the page
 //   modes            unchecking leaves at least two; a scenario with no replies for a mode says so
@@ -107,6 +109,25 @@ describe("compare view", () => {
     await zh.screenshot({ path: path.join(OUT, "compare-390-dark-zh.png"), fullPage: true });
     assertClean(zh);
     await zh.context().close();
+  });
+
+  it("keeps each column's run when the scores cannot be had", async () => {
+    // The scores come from the built-in tools' module, loaded at the first score: a page that
+    // cannot load it (here: every request for it fails) still shows every run, and says why
+    // there is no score.
+    const page = await openPage(env, { query: "?scenario=apple-ceo&compare=react,standard&delay=0&lang=en", viewport: WIDE });
+    await page.route("**/tao_tools*", (route) => route.abort());
+    const settingsToggle = page.locator('[data-action="settings"]');
+    if ((await settingsToggle.getAttribute("aria-expanded")) === "false") await settingsToggle.click();
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    await waitCompared(page);
+    for (const mode of ["react", "standard"]) {
+      assert.match(await column(page, mode).locator("[data-answer]").textContent(), /\S/);
+      assert.equal(await column(page, mode).getAttribute("data-em"), "");
+      assert.equal(await column(page, mode).locator(".error").count(), 0);
+    }
+    assert.match(await page.locator("[data-error]").textContent(), /could not load the built-in tools' module/);
+    await page.context().close();
   });
 
   it("opens from the Compare modes button, shares its modes, and goes back to one run", async () => {
