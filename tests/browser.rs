@@ -415,3 +415,50 @@ async fn a_run_can_be_stepped_paused_resumed_and_its_prompts_read() {
     let message = String::from(bad.unwrap_err().unchecked_into::<js_sys::Error>().message());
     assert!(message.starts_with("not a trajectory file"), "{message}");
 }
+
+#[wasm_bindgen_test]
+async fn the_papers_scores_come_as_promises() {
+    use tao_agent::bindings::{paper_sample_later, score_answer_later, vote_later};
+    let right = JsFuture::from(score_answer_later(
+        "hotpotqa".into(),
+        "Mobile, Alabama".into(),
+        "mobile alabama".into(),
+    ))
+    .await
+    .unwrap();
+    assert_eq!(JSON::stringify(&right).unwrap(), r#"{"em":1,"f1":1}"#);
+    let none = JsFuture::from(score_answer_later(
+        "fever".into(),
+        JsValue::UNDEFINED,
+        "SUPPORTS".into(),
+    ))
+    .await
+    .unwrap();
+    assert_eq!(JSON::stringify(&none).unwrap(), r#"{"em":0,"f1":0}"#);
+    let bad = JsFuture::from(score_answer_later("squad".into(), "a".into(), "b".into())).await;
+    let message = String::from(bad.unwrap_err().unchecked_into::<js_sys::Error>().message());
+    assert!(
+        message.starts_with("unknown dataset \"squad\""),
+        "{message}"
+    );
+    let vote = JsFuture::from(vote_later(
+        JSON::parse(r#"["Ulm", "ulm", "Munich"]"#).unwrap(),
+    ))
+    .await
+    .unwrap();
+    assert_eq!(
+        JSON::stringify(&vote).unwrap(),
+        r#"{"answer":"Ulm","count":2,"of":3}"#
+    );
+    let sample = JsFuture::from(paper_sample_later(7405.into(), 5.into()))
+        .await
+        .unwrap();
+    let expected: Vec<String> = tao_agent::eval::paper_sample(7405, 233, 5)
+        .iter()
+        .map(|i| i.to_string())
+        .collect();
+    assert_eq!(
+        JSON::stringify(&sample).unwrap(),
+        format!("[{}]", expected.join(","))
+    );
+}

@@ -66,6 +66,8 @@ use crate::to_json::ToJson;
 pub use agent::JsAgent;
 #[cfg(not(any(feature = "net-module", feature = "tools-module")))]
 pub use api::*;
+#[cfg(not(any(feature = "net-module", feature = "tools-module")))]
+pub use eval::{paper_sample_later, score_answer_later, vote_later};
 use js_sys::{Reflect, JSON};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
