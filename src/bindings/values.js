@@ -33,9 +33,9 @@ export function tao_value(ops, textAt, textLength, numbers) {
 const texts = ["token", "thought", "answer", "reasoning", "note"];
 export function tao_event(listener, kind, index, n, a, aLength, b, bLength, c, cLength, value, fuel) {
   view();
-  // A text that is the string tao_text copied last (`fuel` 1) is that string, when it is the
+  // A text that is the string tao_text copied last (`fuel` -2) is that string, when it is the
   // same text (ASCII: a byte a unit); see values.rs's `copied`.
-  const text = kind < 5 && fuel === 1 && copied.length === aLength ? copied : decode(a, aLength);
+  const text = fuel === -2 && copied.length === aLength ? copied : decode(a, aLength);
   let event;
   switch (kind) {
     case 5: event = { type: "step", index }; break;

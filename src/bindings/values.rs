@@ -72,7 +72,7 @@ pub(crate) fn emit(listener: &Function, event: &Event) {
     let (none, flag) = ((0, 0), |yes: bool| (yes as u32, 0));
     // The value of an action's input (a text input is passed as a text), or of a picture.
     let mut value = JsValue::UNDEFINED;
-    // An observation's fuel (-1: none); for a text, 1 when it is the one JS copied last.
+    // An observation's fuel (-1: none); for a text, -2 when it is the one JS copied last.
     let mut number = -1.0;
     let (kind, index, n, a, b, c) = match *event {
         Event::Token { index, text: t } => (0, index, 0, text(t), none, none),
@@ -153,7 +153,7 @@ pub(crate) fn emit(listener: &Function, event: &Event) {
         }
     };
     if kind < 5 && COPIED.load(Relaxed) == at(a) {
-        number = 1.0;
+        number = -2.0;
     }
     ready();
     let ((a, a_length), (b, b_length), (c, c_length)) = (a, b, c);
