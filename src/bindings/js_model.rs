@@ -579,7 +579,11 @@ fn reply(
         text.clear();
         match super::values::append_text(&given, text, text.capacity().max(64)) {
             true => {
-                on_delta(Delta::Text(std::str::from_utf8(text).unwrap_or_default()));
+                // A listener's token event takes the string given, not a copy decoded again.
+                let text = std::str::from_utf8(text).unwrap_or_default();
+                super::values::copied(Some(text));
+                on_delta(Delta::Text(text));
+                super::values::copied(None);
             }
             false if !object => {
                 return Err(Error::model(

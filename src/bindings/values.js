@@ -33,7 +33,9 @@ export function tao_value(ops, textAt, textLength, numbers) {
 const texts = ["token", "thought", "answer", "reasoning", "note"];
 export function tao_event(listener, kind, index, n, a, aLength, b, bLength, c, cLength, value, fuel) {
   view();
-  const text = decode(a, aLength);
+  // A text that is the string tao_text copied last (`fuel` -2) is that string, when it is the
+  // same text (ASCII: a byte a unit); see values.rs's `copied`.
+  const text = fuel === -2 && copied.length === aLength ? copied : decode(a, aLength);
   let event;
   switch (kind) {
     case 5: event = { type: "step", index }; break;
@@ -75,9 +77,12 @@ export function tao_options(ops, textAt, textLength, numbers, signal, onDelta) {
 
 const encoder = new TextEncoder();
 
+let copied = ""; // the last string tao_text copied (see tao_event)
+
 /** Copies `s` (a model's streamed piece) as UTF-8 into wasm memory; see values.rs. */
 export function tao_text(s, to, room) {
   if (typeof s !== "string") return -1;
+  copied = s;
   if (s.length * 3 > room) return -s.length * 3;
   view();
   // A short ASCII text is quicker copied unit by unit than handed to the encoder; a longer

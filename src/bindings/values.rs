@@ -11,6 +11,7 @@ use crate::to_json::{JsonWriter, ToJson};
 use js_sys::{Array, Function};
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(module = "/src/bindings/values.js")]
@@ -29,7 +30,7 @@ extern "C" {
         c: u32,
         c_length: u32,
         value: &JsValue,
-        fuel: f64,
+        number: f64,
     );
     fn tao_options(
         ops: u32,
@@ -64,13 +65,15 @@ pub(crate) fn to_js(value: &dyn ToJson) -> JsValue {
 /// its JSON would parse to (see `Event`'s `ToJson`), made by `tao_event` from the event's
 /// fields, given as arguments. One call, and an object literal per kind, which JS builds
 /// quicker than an object made key by key from a tape; only an action's JSON input and a
-/// tool's picture go on a tape.
+/// tool's picture go on a tape. The text of a token that is a whole reply a JS model returned
+/// is not decoded again: JS has it (see `copied`).
 pub(crate) fn emit(listener: &Function, event: &Event) {
-    let text = |s: &str| (s.as_ptr() as usize as u32, s.len() as u32);
+    let text = place;
     let (none, flag) = ((0, 0), |yes: bool| (yes as u32, 0));
     // The value of an action's input (a text input is passed as a text), or of a picture.
     let mut value = JsValue::UNDEFINED;
-    let mut fuel = -1.0;
+    // An observation's fuel (-1: none); for a text, -2 when it is the one JS copied last.
+    let mut number = -1.0;
     let (kind, index, n, a, b, c) = match *event {
         Event::Token { index, text: t } => (0, index, 0, text(t), none, none),
         Event::Thought { index, text: t } => (1, index, 0, text(t), none, none),
@@ -102,7 +105,7 @@ pub(crate) fn emit(listener: &Function, event: &Event) {
             picture,
         } => {
             value = picture.map_or(JsValue::NULL, |p| to_js(p));
-            fuel = burned.map_or(-1.0, |f| f as f64);
+            number = burned.map_or(-1.0, |f| f as f64);
             (8, index, call, text(t), none, none)
         }
         Event::Approval {
@@ -149,10 +152,13 @@ pub(crate) fn emit(listener: &Function, event: &Event) {
             )
         }
     };
+    if kind < 5 && COPIED.load(Relaxed) == at(a) {
+        number = -2.0;
+    }
     ready();
     let ((a, a_length), (b, b_length), (c, c_length)) = (a, b, c);
     tao_event(
-        listener, kind, index, n, a, a_length, b, b_length, c, c_length, &value, fuel,
+        listener, kind, index, n, a, a_length, b, b_length, c, c_length, &value, number,
     );
 }
 
@@ -206,6 +212,30 @@ pub(crate) fn append_text(text: &JsValue, bytes: &mut Vec<u8>, room: usize) -> b
             needs => room = needs.unsigned_abs() as usize,
         }
     }
+}
+
+/// Says that `text` (until `None`) is the text `append_text` has just copied from a JS
+/// string: an event whose text is this one (where it lies) is given the string JS kept
+/// (`emit`), which JS takes when it is the same text: when each of its units is a byte
+/// (ASCII; a copy with a character encoded as more, or replaced, would not be). The text must
+/// not change meanwhile (the caller keeps it borrowed).
+pub(crate) fn copied(text: Option<&str>) {
+    COPIED.store(text.map_or(0, |t| at(place(t))), Relaxed);
+}
+
+/// The address and length of the text `append_text` copied last, while it is announced (see
+/// `copied`), as one number (`at`); 0 when there is none. (An atomic only to be a static
+/// without `unsafe`: the wasm has one thread.)
+static COPIED: AtomicU64 = AtomicU64::new(0);
+
+/// A text's address and length, as one number.
+fn at((address, length): (u32, u32)) -> u64 {
+    u64::from(address) << 32 | u64::from(length)
+}
+
+/// A text's address and length.
+fn place(s: &str) -> (u32, u32) {
+    (s.as_ptr() as usize as u32, s.len() as u32)
 }
 
 fn on_tape<R>(value: &dyn ToJson, build: impl FnOnce(u32, u32, u32, u32) -> R) -> R {
