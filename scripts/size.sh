@@ -53,13 +53,16 @@
 # came with it (events built by one JS call each, and the rest: +0.1 KB), 150,976 B.
 # The next speed work (the renderer tells the JS model which messages are unchanged; steps, model
 # calls and actions handed to JS as object literals; the repetition check in place): +533 B,
-# 151,509 B, under the ceiling unchanged. The ceiling is today's size plus a little headroom, so a regression fails the
+# 151,509 B, under the ceiling unchanged. Goal and ceiling came down by 1.5 KiB when the paper's
+# scoring (scoreAnswer, vote, paperSample: now promises) moved to the built-in tools' module, loaded
+# at their first call: -2,239 B; the token event reusing the reply JS returned: +39 B; 149,313 B.
+# The ceiling is today's size plus a little headroom, so a regression fails the
 # build long before it reaches the goal; lower it as size work lands (and raise it only with a
 # reason in the commit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-GOAL_GZIP=$((148 * 1024 + 512))
-CEILING_GZIP=$((148 * 1024))
+GOAL_GZIP=$((147 * 1024))
+CEILING_GZIP=$((146 * 1024 + 512))
 gz() { gzip -9 -c "$1" | wc -c; }
 wasm=pkg/tao_agent_bg.wasm glue=pkg/tao_agent.js
 # The core's own JS that the glue imports (src/bindings/values.js), as wasm-bindgen writes it.
