@@ -132,9 +132,8 @@ impl Reader<'_> {
                 self.call_or_answer(name, Value::String(unquote(trim(t)).into()), false, b + 1)
             }
             Head::Name(name) => {
-                let name = name.to_string();
-                if let Err(message) = tool_name(&name, self.options) {
-                    if !is_finish(&name, self.options) && !name.eq_ignore_ascii_case("final answer")
+                if let Err(message) = tool_name(name, self.options) {
+                    if !is_finish(name, self.options) && !name.eq_ignore_ascii_case("final answer")
                     {
                         return Step::Fail {
                             why: Why::UnknownTool,
@@ -166,7 +165,7 @@ impl Reader<'_> {
                 }
                 match self.read_input(b + 1) {
                     Ok((input, delimited, next)) => {
-                        self.call_or_answer(&name, input, delimited, next)
+                        self.call_or_answer(name, input, delimited, next)
                     }
                     Err(step) => step,
                 }
@@ -310,7 +309,7 @@ impl Reader<'_> {
         }
         match tool_name(name, self.options) {
             Ok(tool) => Step::Call {
-                tool,
+                tool: tool.to_string(),
                 input,
                 delimited,
                 next,
@@ -338,21 +337,24 @@ pub(super) fn is_finish(name: &str, options: &ParseOptions) -> bool {
                 .any(|t| trim(t).eq_ignore_ascii_case(kw)))
 }
 
-/// The registered spelling of `name`, or the message naming the valid tools.
-pub(super) fn tool_name(name: &str, options: &ParseOptions) -> Result<String, String> {
+/// The registered spelling of `name` (borrowed, so that checking a name copies nothing), or
+/// the message naming the valid tools.
+pub(super) fn tool_name<'a>(name: &'a str, options: &'a ParseOptions) -> Result<&'a str, String> {
     let name = trim(name);
     let Some(tools) = &options.tools else {
-        return Ok(name.to_string());
+        return Ok(name);
     };
     // Exact first, then any case, then without the sentence's full stop (`search.`).
-    let bare = name.trim_end_matches(['.', ',', ';']).trim_end();
     let found = tools
         .iter()
         .find(|t| trim(t) == name)
         .or_else(|| tools.iter().find(|t| trim(t).eq_ignore_ascii_case(name)))
-        .or_else(|| tools.iter().find(|t| trim(t).eq_ignore_ascii_case(bare)));
+        .or_else(|| {
+            let bare = name.trim_end_matches(['.', ',', ';']).trim_end();
+            tools.iter().find(|t| trim(t).eq_ignore_ascii_case(bare))
+        });
     if let Some(t) = found {
-        return Ok(trim(t).to_string());
+        return Ok(trim(t));
     }
     let what = match tools.is_empty() {
         true => format!("There are no tools here, so `{name}` cannot be used."),

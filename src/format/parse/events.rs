@@ -227,9 +227,9 @@ impl Tracker {
     /// The tool is named: sent at once when it is a tool (not the paper's `Finish`).
     fn send_action(&mut self, seen: &Record, name: &str, events: &mut Vec<ParseEvent>) {
         if let Ok(tool) = tool_name(name, seen.options) {
-            if !is_finish(&tool, seen.options) {
+            if !is_finish(tool, seen.options) {
                 self.action_sent = true;
-                events.push(ParseEvent::Action(tool));
+                events.push(ParseEvent::Action(tool.to_string()));
             }
         }
     }

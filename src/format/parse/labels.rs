@@ -48,7 +48,10 @@ const BASE_KEYWORDS: &[(&[&str], Label)] = &[
 /// spelled the way the marker is. (Full Unicode `to_lowercase` would also pull ~12 KB of case
 /// tables into the wasm.)
 pub(super) fn marker_parts(options: &ParseOptions) -> (&str, Option<&str>) {
-    let marker = options.final_marker.as_deref().map(trim).unwrap_or("");
+    // The usual case, no marker of the prompt's own, asks for no string searching.
+    let Some(marker) = options.final_marker.as_deref().map(trim) else {
+        return ("finish", None);
+    };
     if let Some(open) = marker.find('[') {
         let kw = marker.get(..open).unwrap_or("").trim();
         return (if kw.is_empty() { "finish" } else { kw }, None);
