@@ -75,6 +75,13 @@ export function tao_options(ops, textAt, textLength, numbers, signal, onDelta) {
   return options;
 }
 
+/** Waits for what a JS model returned, unless it is a string (see values.rs's `wait`). */
+export function tao_wait(returned, onValue, onError) {
+  if (typeof returned === "string") return false;
+  Promise.resolve(returned).then(onValue, onError);
+  return true;
+}
+
 const encoder = new TextEncoder();
 
 let copied = ""; // the last string tao_text copied (see tao_event)

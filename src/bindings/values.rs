@@ -41,6 +41,7 @@ extern "C" {
         b: &JsValue,
     ) -> JsValue;
     fn tao_text(text: &JsValue, at: u32, room: u32) -> i32;
+    fn tao_wait(returned: &JsValue, on_value: &JsValue, on_error: &JsValue) -> bool;
     fn tao_push_message(array: &Array, role: u32, text: u32, length: u32);
 }
 
@@ -188,6 +189,12 @@ pub(crate) fn options(
     on_tape(&values, |ops, text, length, numbers| {
         tao_options(ops, text, length, numbers, signal, on_delta)
     })
+}
+
+/// Unless `returned` is a string (then `false`), waits for it as for a Promise of it:
+/// `Promise.resolve(returned).then(on_value, on_error)`, in the same call that asks.
+pub(crate) fn wait(returned: &JsValue, on_value: &JsValue, on_error: &JsValue) -> bool {
+    tao_wait(returned, on_value, on_error)
 }
 
 /// Appends `text` to `bytes` as UTF-8 when it is a string (JS copies it in place: quicker
