@@ -551,19 +551,22 @@ json_struct!(Stats = 5 {
 /// steps for readers of the file (`answer`, `stats`), which are not read back.
 impl ToJson for Trajectory {
     fn write_json(&self, out: &mut JsonWriter) {
-        out.literal(4, &[
-            ("format", &DOCUMENT_FORMAT),
-            ("version", &VERSION),
-            ("task", &self.task),
-            ("react_format", &self.format),
-            ("lang", &self.lang),
-            ("model", &self.model),
-            ("steps", &self.steps),
-            ("memos", &self.memos),
-            ("answer", &self.answer()),
-            ("stop", &self.stop),
-            ("stats", &self.stats()),
-        ]);
+        out.literal(
+            4,
+            &[
+                ("format", &DOCUMENT_FORMAT),
+                ("version", &VERSION),
+                ("task", &self.task),
+                ("react_format", &self.format),
+                ("lang", &self.lang),
+                ("model", &self.model),
+                ("steps", &self.steps),
+                ("memos", &self.memos),
+                ("answer", &self.answer()),
+                ("stop", &self.stop),
+                ("stats", &self.stats()),
+            ],
+        );
     }
 }
 
