@@ -163,8 +163,8 @@ struct Channel {
     inbox: Rc<RefCell<Inbox>>,
     spare: Spare,
     on_delta: Closure<dyn FnMut(JsValue) -> bool>,
-    /// The user's signal, and the listener that forwards its abort (none without a signal).
-    forward: Option<(AbortSignal, Closure<dyn FnMut()>)>,
+    forward: Closure<dyn FnMut()>,
+    signal: Option<AbortSignal>,
     /// `then`'s callbacks: fulfilled, rejected.
     settle: Option<(Settle, Settle)>,
 }
@@ -215,25 +215,27 @@ impl Channel {
         // The user's abort aborts this call's signal, and wakes the call to give it up. (The
         // controller is taken out first: aborting runs the model's listeners, which may call
         // `onDelta`.)
-        let forward = signal.map(|user| {
+        let forward = Closure::<dyn FnMut()>::new({
             let inbox = inbox.clone();
-            let forward = Closure::<dyn FnMut()>::new(move || {
+            move || {
                 let controller = inbox.borrow().controller.clone();
                 inbox.borrow_mut().aborted = true;
                 controller.abort();
                 if let Some(waker) = inbox.borrow_mut().waker.take() {
                     waker.wake();
                 }
-            });
+            }
+        });
+        if let Some(user) = &signal {
             let _ =
                 user.add_event_listener_with_callback("abort", forward.as_ref().unchecked_ref());
-            (user, forward)
-        });
+        }
         Ok(Channel {
             inbox,
             spare: spare.clone(),
             on_delta,
             forward,
+            signal,
             settle,
         })
     }
@@ -268,9 +270,11 @@ impl Drop for Channel {
                 on_error.forget();
             }
         }
-        if let Some((user, forward)) = &self.forward {
-            let _ =
-                user.remove_event_listener_with_callback("abort", forward.as_ref().unchecked_ref());
+        if let Some(user) = &self.signal {
+            let _ = user.remove_event_listener_with_callback(
+                "abort",
+                self.forward.as_ref().unchecked_ref(),
+            );
         }
     }
 }
