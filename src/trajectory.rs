@@ -536,8 +536,8 @@ json_struct!(ModelCall = 2 {
 json_struct!(Switch { from, to (required), why });
 json_struct!(Action = 3 { tool (required), input (required), id });
 json_struct!(Repair { why (required), message (required) });
-json_struct!(Stop { reason (required), message });
-json_struct!(Stats {
+json_struct!(Stop = 6 { reason (required), message });
+json_struct!(Stats = 5 {
     n_calls,
     n_badcalls,
     steps,
@@ -551,19 +551,22 @@ json_struct!(Stats {
 /// steps for readers of the file (`answer`, `stats`), which are not read back.
 impl ToJson for Trajectory {
     fn write_json(&self, out: &mut JsonWriter) {
-        out.object(&[
-            ("format", &DOCUMENT_FORMAT),
-            ("version", &VERSION),
-            ("task", &self.task),
-            ("react_format", &self.format),
-            ("lang", &self.lang),
-            ("model", &self.model),
-            ("steps", &self.steps),
-            ("memos", &self.memos),
-            ("answer", &self.answer()),
-            ("stop", &self.stop),
-            ("stats", &self.stats()),
-        ]);
+        out.literal(
+            4,
+            &[
+                ("format", &DOCUMENT_FORMAT),
+                ("version", &VERSION),
+                ("task", &self.task),
+                ("react_format", &self.format),
+                ("lang", &self.lang),
+                ("model", &self.model),
+                ("steps", &self.steps),
+                ("memos", &self.memos),
+                ("answer", &self.answer()),
+                ("stop", &self.stop),
+                ("stats", &self.stats()),
+            ],
+        );
     }
 }
 

@@ -224,17 +224,18 @@ impl JsAgent {
             Err(e) => return Promise::reject(&js_error(&e)),
         };
         future_to_promise(async move {
-            // The AbortSignal sets the loop's abort flag; the closure must live as long as the
-            // run, so it is kept here and removed at the end.
-            let abort = agent.abort.clone();
-            let listener = Closure::<dyn FnMut()>::new(move || abort.abort());
-            if let Some(signal) = &signal {
+            // The AbortSignal sets the loop's abort flag; the closure (made only when there is
+            // a signal) must live as long as the run, so it is kept here and removed at the end.
+            let listener = signal.as_ref().map(|signal| {
+                let abort = agent.abort.clone();
+                let listener = Closure::<dyn FnMut()>::new(move || abort.abort());
                 let _ = signal
                     .add_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
-            }
-            if signal.as_ref().is_some_and(|s| s.aborted()) {
-                agent.abort.abort();
-            }
+                if signal.aborted() {
+                    agent.abort.abort();
+                }
+                listener
+            });
             let mut on_event = |event: &Event| {
                 // Converted only when someone listens; an exception in the page's handler
                 // must not stop the agent.
@@ -249,7 +250,7 @@ impl JsAgent {
                     agent.resume(&mut trajectory, &paused, &mut on_event).await
                 }
             }
-            if let Some(signal) = &signal {
+            if let (Some(signal), Some(listener)) = (&signal, &listener) {
                 let _ = signal.remove_event_listener_with_callback(
                     "abort",
                     listener.as_ref().unchecked_ref(),

@@ -29,7 +29,7 @@ use crate::host::LocalBoxFuture;
 use crate::llm::{Delta, Model, OnDelta, Reply, Request, ToolCall};
 use crate::to_json::{JsonWriter, ToJson};
 use crate::trajectory::Usage;
-use js_sys::{Array, Function, Promise, Reflect};
+use js_sys::{Array, Function, Reflect};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -75,6 +75,9 @@ struct Inbox {
     controller: AbortController,
     /// The controller's signal (asked for once: each ask is a call into JS).
     signal: AbortSignal,
+    /// The controller was aborted: known here rather than asked of the signal (a call into
+    /// JS), since only tao aborts it (the model is given its signal, not the controller).
+    aborted: bool,
     /// How the function's Promise settled, once it has.
     settled: Option<Result<JsValue, JsValue>>,
     /// A Promise is pending (see `Channel`'s `settle`).
@@ -168,14 +171,6 @@ struct Channel {
 
 type Settle = Closure<dyn FnMut(JsValue) -> bool>;
 
-#[wasm_bindgen]
-extern "C" {
-    /// A Promise, waited for.
-    type Awaited;
-    #[wasm_bindgen(method, js_name = then)]
-    fn then_call(this: &Awaited, on_value: &JsValue, on_error: &JsValue);
-}
-
 impl Channel {
     fn new(signal: Option<AbortSignal>, spare: &Spare) -> Result<Channel, Error> {
         let controller = spare.take().map_or_else(controller, Ok)?;
@@ -186,6 +181,7 @@ impl Channel {
             open: false,
             signal: controller.signal(),
             controller,
+            aborted: false,
             settled: None,
             waiting: false,
         }));
@@ -223,6 +219,7 @@ impl Channel {
             let inbox = inbox.clone();
             move || {
                 let controller = inbox.borrow().controller.clone();
+                inbox.borrow_mut().aborted = true;
                 controller.abort();
                 if let Some(waker) = inbox.borrow_mut().waker.take() {
                     waker.wake();
@@ -243,15 +240,19 @@ impl Channel {
         })
     }
 
-    /// Waits for `promise` (the next poll finds how it settled in the inbox).
-    fn wait(&self, promise: &Promise) {
-        if let Some((on_value, on_error)) = &self.settle {
-            let mut inbox = self.inbox.borrow_mut();
-            (inbox.settled, inbox.waiting) = (None, true);
-            drop(inbox);
-            let awaited = promise.unchecked_ref::<Awaited>();
-            awaited.then_call(on_value.as_ref(), on_error.as_ref());
-        }
+    /// Waits for what the function `returned`, unless it is a string (the reply itself): as
+    /// for a Promise of it (the next poll finds how it settled in the inbox). Whether it
+    /// waits. (One call into JS: see `values::wait`.)
+    fn wait(&self, returned: &JsValue) -> bool {
+        let Some((on_value, on_error)) = &self.settle else {
+            return !returned.is_string();
+        };
+        let mut inbox = self.inbox.borrow_mut();
+        (inbox.settled, inbox.waiting) = (None, true);
+        drop(inbox);
+        let waits = super::values::wait(returned, on_value.as_ref(), on_error.as_ref());
+        self.inbox.borrow_mut().waiting = waits;
+        waits
     }
 }
 
@@ -259,7 +260,7 @@ impl Drop for Channel {
     fn drop(&mut self) {
         // An unaborted controller that no call waits on is left for the agent's next run.
         let inbox = self.inbox.borrow();
-        if !inbox.waiting && !inbox.signal.aborted() {
+        if !inbox.waiting && !inbox.aborted {
             self.spare.set(Some(inbox.controller.clone()));
         }
         drop(inbox);
@@ -445,9 +446,10 @@ impl Model for JsModel {
             };
             let (controller, signal) = {
                 let mut inbox = inbox.borrow_mut();
-                if inbox.signal.aborted() {
+                if inbox.aborted {
                     inbox.controller = controller()?;
                     inbox.signal = inbox.controller.signal();
+                    inbox.aborted = false;
                 }
                 inbox.deltas.clear();
                 inbox.stopped = false;
@@ -455,6 +457,7 @@ impl Model for JsModel {
                 (inbox.controller.clone(), inbox.signal.clone())
             };
             if self.signal.as_ref().is_some_and(|s| s.aborted()) {
+                inbox.borrow_mut().aborted = true;
                 controller.abort();
             }
             // `{stop, tools, signal, onDelta}`, made in one call.
@@ -471,10 +474,10 @@ impl Model for JsModel {
                 Ok(returned) => {
                     // A string is the reply; anything else may be a Promise (a plain value is
                     // a Promise that is already resolved).
-                    let promised = !returned.is_string();
-                    if let (true, Some(channel)) = (promised, &*self.channel.borrow()) {
-                        channel.wait(&Promise::resolve(&returned));
-                    }
+                    let promised = match &*self.channel.borrow() {
+                        Some(channel) => channel.wait(&returned),
+                        None => !returned.is_string(),
+                    };
                     std::future::poll_fn(|cx| {
                         // Drain first: everything streamed before the Promise settled counts.
                         // (Taken out: `on_delta` may run JS that streams more, into the inbox.)
@@ -495,6 +498,7 @@ impl Model for JsModel {
                                 };
                                 if !inbox.borrow().stopped && !on_delta(delta) {
                                     inbox.borrow_mut().stopped = true;
+                                    inbox.borrow_mut().aborted = true;
                                     controller.abort();
                                 }
                             }
@@ -507,7 +511,7 @@ impl Model for JsModel {
                             (true, None) => {}
                         }
                         // A model that never answers must not outlive an abort or a stop.
-                        if inbox.borrow().stopped || signal.aborted() {
+                        if inbox.borrow().stopped || inbox.borrow().aborted {
                             given_up = true;
                             return Poll::Ready(Ok(JsValue::NULL));
                         }
@@ -563,6 +567,24 @@ fn reply(
     on_delta: OnDelta<'_>,
     text: &mut Vec<u8>,
 ) -> Result<Reply, Error> {
+    // Reads `given`'s text (whether it is a string) and passes it on as the reply's text.
+    let mut read = |given: &JsValue| {
+        text.clear();
+        let read = super::values::append_text(given, text, text.capacity().max(64));
+        if read {
+            // A listener's token event takes the string given, not a copy decoded again.
+            let text = std::str::from_utf8(text).unwrap_or_default();
+            super::values::copied(Some(text));
+            on_delta(Delta::Text(text));
+            super::values::copied(None);
+        }
+        read
+    };
+    // A string, the usual reply, is the reply's text: read at once, in the call that asks
+    // whether it is one.
+    if !streamed && read(value) {
+        return Ok(Reply::default());
+    }
     let get = |key: &str| Reflect::get(value, &key.into()).unwrap_or(JsValue::UNDEFINED);
     let object = match () {
         _ if value.is_string() || value.is_undefined() || value.is_null() => false,
@@ -574,23 +596,15 @@ fn reply(
             )))
         }
     };
-    let given = if object { get("text") } else { value.clone() };
     if !streamed {
-        text.clear();
-        match super::values::append_text(&given, text, text.capacity().max(64)) {
-            true => {
-                // A listener's token event takes the string given, not a copy decoded again.
-                let text = std::str::from_utf8(text).unwrap_or_default();
-                super::values::copied(Some(text));
-                on_delta(Delta::Text(text));
-                super::values::copied(None);
-            }
-            false if !object => {
+        match object {
+            true => _ = read(&get("text")),
+            // (Not a string: undefined or null.)
+            false => {
                 return Err(Error::model(
                     "the JS model returned nothing and streamed nothing through onDelta",
                 ))
             }
-            false => {}
         }
     }
     let mut result = Reply::default();

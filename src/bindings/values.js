@@ -75,6 +75,13 @@ export function tao_options(ops, textAt, textLength, numbers, signal, onDelta) {
   return options;
 }
 
+/** Waits for what a JS model returned, unless it is a string (see values.rs's `wait`). */
+export function tao_wait(returned, onValue, onError) {
+  if (typeof returned === "string") return false;
+  Promise.resolve(returned).then(onValue, onError);
+  return true;
+}
+
 const encoder = new TextEncoder();
 
 let copied = ""; // the last string tao_text copied (see tao_event)
@@ -137,13 +144,17 @@ function value() {
 }
 
 // The structs JS makes most often (a FLOAT op with a number above 0): their fields' values
-// follow, in the order of their `json_struct!` in src/trajectory.rs. A literal is quicker
+// follow, in the order of their `json_struct!` in src/trajectory.rs (the trajectory's: its
+// `ToJson`). A literal is quicker
 // than an object made key by key.
 const literals = [
   ,
   () => ({ index: value(), thought: value(), action: value(), answer: value(), observation: value(), repair: value(), calls: value(), notes: value(), switch: value(), approved: value(), fuel: value(), ms: value(), tool_ms: value(), parallel: value(), picture: value() }),
   () => ({ raw: value(), retried: value(), usage: value(), ms: value(), first_token_ms: value(), saved_chars: value(), cut: value(), thinking: value() }),
   () => ({ tool: value(), input: value(), id: value() }),
+  () => ({ format: value(), version: value(), task: value(), react_format: value(), lang: value(), model: value(), steps: value(), memos: value(), answer: value(), stop: value(), stats: value() }),
+  () => ({ n_calls: value(), n_badcalls: value(), steps: value(), elapsed_ms: value(), prompt_tokens: value(), completion_tokens: value(), saved_chars: value() }),
+  () => ({ reason: value(), message: value() }),
 ];
 
 // The latest names, by a hash of their address, in front of the map.

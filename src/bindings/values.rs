@@ -41,6 +41,9 @@ extern "C" {
         b: &JsValue,
     ) -> JsValue;
     fn tao_text(text: &JsValue, at: u32, room: u32) -> i32;
+    // (An `Option`, for wasm-bindgen to write glue: imported directly, as `tao_memory` is,
+    // it would be the module's second key of the same name in the glue's imports.)
+    fn tao_wait(returned: &JsValue, on_value: &JsValue, on_error: &JsValue) -> Option<bool>;
     fn tao_push_message(array: &Array, role: u32, text: u32, length: u32);
 }
 
@@ -188,6 +191,12 @@ pub(crate) fn options(
     on_tape(&values, |ops, text, length, numbers| {
         tao_options(ops, text, length, numbers, signal, on_delta)
     })
+}
+
+/// Unless `returned` is a string (then `false`), waits for it as for a Promise of it:
+/// `Promise.resolve(returned).then(on_value, on_error)`, in the same call that asks.
+pub(crate) fn wait(returned: &JsValue, on_value: &JsValue, on_error: &JsValue) -> bool {
+    tao_wait(returned, on_value, on_error).unwrap_or(true)
 }
 
 /// Appends `text` to `bytes` as UTF-8 when it is a string (JS copies it in place: quicker
