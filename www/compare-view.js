@@ -254,7 +254,7 @@ export class TaoCompare extends HTMLElement {
         completion_tokens: s.completion_tokens,
         answer,
         // The run stands even if its score cannot be had (the scoring module failed to load).
-        score: gold ? await state.tao.scoreAnswer("hotpotqa", answer, gold).catch((e) => (showError(messageOf(e)), null)) : null,
+        score: gold ? await state.tao.scoreAnswer("hotpotqa", answer, gold).catch((e) => (showError(`${t("compare.unscored")} ${messageOf(e)}`), null)) : null,
       };
       this.#showCounters(column);
       // Kept for Export JSONL, with its score as the reward when there is a gold answer.

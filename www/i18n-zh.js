@@ -301,6 +301,7 @@ export const zh = {
   "compare.close": "回到单次运行",
   "compare.gold": "标准答案:{gold}。每个答案都按论文评测 HotpotQA 的方式打分:完全匹配(EM)和词重合度(F1)。",
   "compare.noGold": "这个问题没有标准答案,因此不给答案打分。",
+  "compare.unscored": "无法为答案评分（评分代码没有加载）：",
   "compare.answer": "答案",
   "compare.noAnswer": "没有答案",
   "compare.score": "EM {em} · F1 {f1}",

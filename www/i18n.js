@@ -311,6 +311,7 @@ const en = {
   "compare.close": "Back to one run",
   "compare.gold": "Gold answer: {gold}. Each answer is scored as the paper scores HotpotQA: exact match (EM) and word overlap (F1).",
   "compare.noGold": "This question has no gold answer, so the answers are not scored.",
+  "compare.unscored": "The answers could not be scored (the scoring code did not load):",
   "compare.answer": "Answer",
   "compare.noAnswer": "no answer",
   "compare.score": "EM {em} · F1 {f1}",
