@@ -41,8 +41,8 @@ use web_sys::{AbortController, AbortSignal};
 ///
 /// One is built per run, and what a call sets up on the JS side is kept for the next call
 /// of the run (a model is called once a step, so per-call set-up was most of a step's cost):
-/// the `onDelta` callback and the `signal`'s controller ([`Channel`]; the controller is kept
-/// for the agent's next run too: see [`Spare`]), and the messages as JS objects ([`Sent`]).
+/// the `onDelta` callback and the `signal`'s controller ([`Channel`], kept for the agent's
+/// next run too: see [`Spare`]), and the messages as JS objects ([`Sent`]).
 pub struct JsModel {
     /// The function.
     function: Function,
@@ -57,12 +57,13 @@ pub struct JsModel {
     spare: Spare,
 }
 
-/// An agent's controller between runs: making one and asking for its signal cost ~5 µs under
-/// Node, a third of a step, so a channel takes the one its agent's last run left (a run that
-/// ended with it unaborted and with no call pending), and leaves its own there at its end. A
-/// model is thus given the same `signal` from call to call, and from run to run, until one is
-/// aborted.
-pub(super) type Spare = Rc<std::cell::Cell<Option<AbortController>>>;
+/// What an agent's last run left for its next: its [`Channel`], unless the run ended with it
+/// aborted or with a call pending. Making one (a controller, its signal, and four callbacks) cost
+/// ~5 µs under Node, a third of a step, so the next run takes it (a run with another `signal`
+/// of the user's keeps only its controller). A model is thus given the same `signal` and
+/// `onDelta` from call to call, and from run to run, until one is aborted.
+#[derive(Clone, Default)]
+pub(super) struct Spare(Rc<RefCell<Option<Channel>>>);
 
 /// Deltas from `onDelta`, waiting for the loop; who to wake when one arrives (or when the
 /// user aborts); and the controller of the `signal` the function was given.
@@ -149,8 +150,8 @@ impl Deltas {
     }
 }
 
-/// The JS side of the calls of one run: the `onDelta` callback, and the listener that
-/// forwards the user's abort to the controller. Kept from call to call while each call ends
+/// The JS side of a model's calls: the `onDelta` callback, and the listener that forwards the
+/// user's abort to the controller. Kept from call to call (and run to run) while each call ends
 /// with its function's Promise settled; a call that is given up (tao stopped reading, or the
 /// user aborted) drops it, so a model still streaming into the old `onDelta` cannot reach the
 /// next call (it gets the error of a dropped closure, as it always did).
@@ -161,7 +162,6 @@ impl Deltas {
 /// settle into the dropped channel's inbox, since a freed callback would throw.
 struct Channel {
     inbox: Rc<RefCell<Inbox>>,
-    spare: Spare,
     on_delta: Closure<dyn FnMut(JsValue) -> bool>,
     forward: Closure<dyn FnMut()>,
     signal: Option<AbortSignal>,
@@ -173,7 +173,14 @@ type Settle = Closure<dyn FnMut(JsValue) -> bool>;
 
 impl Channel {
     fn new(signal: Option<AbortSignal>, spare: &Spare) -> Result<Channel, Error> {
-        let controller = spare.take().map_or_else(controller, Ok)?;
+        let kept = spare.0.borrow_mut().take();
+        let controller = match kept {
+            // With no signal of the user's, there is no listener to move.
+            Some(kept) if kept.signal.is_none() && signal.is_none() => return Ok(kept),
+            // (Dropped here: its listener leaves the other signal.)
+            Some(kept) => kept.inbox.borrow().controller.clone(),
+            None => controller()?,
+        };
         let inbox = Rc::new(RefCell::new(Inbox {
             deltas: Deltas::default(),
             waker: None,
@@ -232,7 +239,6 @@ impl Channel {
         }
         Ok(Channel {
             inbox,
-            spare: spare.clone(),
             on_delta,
             forward,
             signal,
@@ -258,12 +264,6 @@ impl Channel {
 
 impl Drop for Channel {
     fn drop(&mut self) {
-        // An unaborted controller that no call waits on is left for the agent's next run.
-        let inbox = self.inbox.borrow();
-        if !inbox.waiting && !inbox.aborted {
-            self.spare.set(Some(inbox.controller.clone()));
-        }
-        drop(inbox);
         if self.inbox.borrow().waiting {
             if let Some((on_value, on_error)) = self.settle.take() {
                 on_value.forget();
@@ -409,6 +409,22 @@ impl JsModel {
             unchanged: Default::default(),
             text: Default::default(),
             spare,
+        }
+    }
+}
+
+impl Drop for JsModel {
+    /// Leaves the run's channel for the agent's next run, unless it was aborted or a call
+    /// still waits on it (see [`Spare`]).
+    fn drop(&mut self) {
+        let Some(channel) = self.channel.get_mut().take() else {
+            return;
+        };
+        let inbox = channel.inbox.borrow();
+        let reusable = !inbox.waiting && !inbox.aborted;
+        drop(inbox);
+        if reusable {
+            *self.spare.0.borrow_mut() = Some(channel);
         }
     }
 }
