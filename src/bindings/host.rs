@@ -15,26 +15,37 @@ pub(crate) struct WebHost {
     pub(crate) approve: Option<Function>,
 }
 
+// The clock. The core reads it through `values.js`, which looks `performance` up once (in Node
+// it is a getter on the global, and looking it up on each read cost a quarter of the read); the
+// providers' module, which has no `values.js`, imports `performance.now` itself.
+#[cfg(not(feature = "net-module"))]
+use super::values::now as clock;
+
+#[cfg(feature = "net-module")]
 #[wasm_bindgen]
 extern "C" {
-    /// `performance.now()`, imported directly: the loop reads the clock several times a step,
-    /// and looking the function up on each read cost more than the read.
     #[wasm_bindgen(js_namespace = performance, js_name = now)]
     fn performance_now() -> f64;
 }
 
+#[cfg(feature = "net-module")]
 thread_local! {
     /// Whether this JS environment has `performance.now` (pages, workers and Node do), asked once.
     static HAS_PERFORMANCE: bool = get(&get(&js_sys::global(), "performance"), "now").is_function();
 }
 
+/// `performance.now()` where there is one, else `Date.now()`.
+#[cfg(feature = "net-module")]
+fn clock() -> f64 {
+    match HAS_PERFORMANCE.with(|has| *has) {
+        true => performance_now(),
+        false => js_sys::Date::now(),
+    }
+}
+
 impl Host for WebHost {
     fn now_ms(&self) -> f64 {
-        // performance.now() where there is one, else Date.now().
-        match HAS_PERFORMANCE.with(|has| *has) {
-            true => performance_now(),
-            false => js_sys::Date::now(),
-        }
+        clock()
     }
 
     fn sleep(&self, ms: u32) -> LocalBoxFuture<'static, ()> {

@@ -54,6 +54,14 @@ export function tao_event(listener, kind, index, n, a, aLength, b, bLength, c, c
   } catch (_) {}
 }
 
+// performance.now() where there is one (pages, workers, Node), else Date.now(); `performance`
+// is looked up once (in Node it is a getter on the global).
+const clock = typeof globalThis.performance?.now === "function" ? globalThis.performance : Date;
+
+export function tao_now() {
+  return clock.now();
+}
+
 const roles = ["system", "user", "assistant", "tool"]; // Role's variants, in order
 
 /** Adds the message `{role, content}` to `messages` (see values.rs's `push_message`). */

@@ -45,6 +45,12 @@ extern "C" {
     // it would be the module's second key of the same name in the glue's imports.)
     fn tao_wait(returned: &JsValue, on_value: &JsValue, on_error: &JsValue) -> Option<bool>;
     fn tao_push_message(array: &Array, role: u32, text: u32, length: u32);
+    fn tao_now() -> f64;
+}
+
+/// The clock: `performance.now()` where there is one (pages, workers, Node), else `Date.now()`.
+pub(crate) fn now() -> f64 {
+    tao_now()
 }
 
 thread_local! {
