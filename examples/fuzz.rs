@@ -162,7 +162,7 @@ fn seeds() -> (Pool, Pool, Pool) {
     for set in ["peer-suite", "real-outputs"] {
         let path = format!("{root}/../shared/corpus/{set}.jsonl");
         for line in std::fs::read_to_string(path).unwrap_or_default().lines() {
-            if let Ok(case) = serde_json::from_str::<serde_json::Value>(line) {
+            if let Ok(case) = tao_agent::json::from_str(line) {
                 if let Some(text) = case["text"].as_str() {
                     replies.push(text.as_bytes().to_vec());
                 }
