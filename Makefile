@@ -79,20 +79,21 @@ parse-score:
 	  python3 $(CORPUS)/score.py $(CORPUS)/$$set.jsonl target/$$set.verdicts.jsonl --by style; \
 	done
 
-## Fuzz the parser, the SSE decoder and the trajectory reader for FUZZ_SECONDS per target (not
-## part of `make test`): cargo-fuzz where a nightly toolchain is installed, else the stable
-## driver (examples/fuzz.rs); FUZZ_ENGINE=driver or FUZZ_ENGINE=cargo-fuzz picks one.
+## Fuzz the parser, the SSE decoder, the trajectory reader and the JSON reader (against
+## serde_json's) for FUZZ_SECONDS per target (not part of `make test`): cargo-fuzz where a
+## nightly toolchain is installed, else the stable driver (examples/fuzz.rs); FUZZ_ENGINE=driver
+## or FUZZ_ENGINE=cargo-fuzz picks one.
 FUZZ_SECONDS ?= 60
 FUZZ_ENGINE ?= $(shell rustup toolchain list | grep -q '^nightly' && echo cargo-fuzz || echo driver)
 fuzz:
 	@if [ "$(FUZZ_ENGINE)" = cargo-fuzz ]; then \
 	  scripts/install.sh fuzz && \
 	  cargo run --quiet --profile fuzz --example fuzz -- --write-seeds fuzz/corpus && \
-	  for t in parser sse trajectory; do \
+	  for t in parser sse trajectory json; do \
 	    (cd fuzz && cargo +nightly fuzz run $$t corpus/$$t -- -max_total_time=$(FUZZ_SECONDS) -timeout=2 -rss_limit_mb=2048) || exit 1; \
 	  done; \
 	else \
-	  cargo run --profile fuzz --example fuzz -- --seconds $$((3 * $(FUZZ_SECONDS))); \
+	  cargo run --profile fuzz --example fuzz -- --seconds $$((4 * $(FUZZ_SECONDS))); \
 	fi
 
 clean:

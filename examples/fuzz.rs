@@ -1,9 +1,11 @@
 //! `make fuzz` on a stable toolchain: a bounded, coverage-free fuzzer over the parser, the SSE
-//! decoder and the trajectory reader, checking the properties in `fuzz/checks.rs` (the same
-//! checks the cargo-fuzz targets run where a nightly toolchain is available).
+//! decoder, the trajectory reader and the JSON reader (against serde_json's), checking the
+//! properties in `fuzz/checks.rs` (the same checks the cargo-fuzz targets run where a nightly
+//! toolchain is available).
 //!
 //! It mutates seeds (the shared corpus's replies, the transcripts' replies, the recorded
-//! streams, and a trajectory file of every scenario) with what breaks ReAct readers: pieces of
+//! streams, a trajectory file of every scenario, and the JSON files of the repository and the
+//! shared corpus) with what breaks ReAct readers: pieces of
 //! ReAct dropped in, ranges cut, doubled or spliced, line endings changed, invalid UTF-8, deep
 //! nesting, very long lines, and (in trajectories) JSON values of the wrong type. A panic, or an
 //! input that takes more than 2 s, is a failure: it is saved to `target/fuzz-failures/` and
@@ -155,14 +157,14 @@ type Pool = Vec<Vec<u8>>;
 /// A target: its name, its seeds, its check.
 type Target<'a> = (&'a str, &'a [Vec<u8>], fn(&[u8]));
 
-/// The seeds: replies, streams and trajectory files, by target.
-fn seeds() -> (Pool, Pool, Pool) {
+/// The seeds: replies, streams, trajectory files and JSON texts, by target.
+fn seeds() -> (Pool, Pool, Pool, Pool) {
     let root = env!("CARGO_MANIFEST_DIR");
     let mut replies: Vec<Vec<u8>> = Vec::new();
     for set in ["peer-suite", "real-outputs"] {
         let path = format!("{root}/../shared/corpus/{set}.jsonl");
         for line in std::fs::read_to_string(path).unwrap_or_default().lines() {
-            if let Ok(case) = serde_json::from_str::<serde_json::Value>(line) {
+            if let Ok(case) = tao_agent::json::from_str(line) {
                 if let Some(text) = case["text"].as_str() {
                     replies.push(text.as_bytes().to_vec());
                 }
@@ -208,7 +210,33 @@ fn seeds() -> (Pool, Pool, Pool) {
             }
         }
     }
-    (replies, streams, trajectories)
+    // JSON: the trajectories, the repository's JSON files, the corpus's lines.
+    let mut jsons = trajectories.clone();
+    for dir in [
+        "data",
+        "data/scenarios",
+        "tests/docs",
+        "tests/wiki",
+        "tests/fixtures/react-paper",
+        "www",
+        "www/samples",
+    ] {
+        for entry in std::fs::read_dir(format!("{root}/{dir}"))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            if entry.path().extension().is_some_and(|e| e == "json") {
+                jsons.extend(std::fs::read(entry.path()));
+            }
+        }
+    }
+    for set in ["peer-suite", "real-outputs"] {
+        let path = format!("{root}/../shared/corpus/{set}.jsonl");
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        jsons.extend(text.lines().map(|line| line.as_bytes().to_vec()));
+    }
+    (replies, streams, trajectories, jsons)
 }
 
 fn main() {
@@ -225,6 +253,7 @@ fn main() {
         match path {
             p if p.contains("trajectory") => checks::trajectory(&data),
             p if p.contains("sse") => checks::sse(&data),
+            p if p.contains("json") => checks::json(&data),
             _ => checks::parser(&data),
         }
         println!("{path}: no failure");
@@ -232,11 +261,12 @@ fn main() {
     }
     if let Some(dir) = flag("--write-seeds") {
         // The seeds as input files for cargo-fuzz (one folder per target), in the checks' layout.
-        let (replies, streams, trajectories) = seeds();
+        let (replies, streams, trajectories, jsons) = seeds();
         for (name, pool) in [
             ("parser", replies),
             ("sse", streams),
             ("trajectory", trajectories),
+            ("json", jsons),
         ] {
             let folder = format!("{dir}/{name}");
             std::fs::create_dir_all(&folder).unwrap_or_else(|e| panic!("{folder}: {e}"));
@@ -246,7 +276,7 @@ fn main() {
                     .unwrap_or_else(|e| panic!("{folder}: {e}"));
             }
         }
-        println!("fuzz: seeds written to {dir}/{{parser,sse,trajectory}}");
+        println!("fuzz: seeds written to {dir}/{{parser,sse,trajectory,json}}");
         return;
     }
     let seconds: u64 = flag("--seconds").and_then(|s| s.parse().ok()).unwrap_or(60);
@@ -259,21 +289,23 @@ fn main() {
                 | 1
         });
     println!("fuzz: seed {seed}, {seconds} s (replay a run with --seed {seed})");
-    let (replies, streams, trajectories) = seeds();
+    let (replies, streams, trajectories, jsons) = seeds();
     println!(
-        "fuzz: {} replies, {} streams, {} trajectory files as seeds",
+        "fuzz: {} replies, {} streams, {} trajectory files, {} JSON texts as seeds",
         replies.len(),
         streams.len(),
-        trajectories.len()
+        trajectories.len(),
+        jsons.len()
     );
     std::panic::set_hook(Box::new(|_| {})); // failures are reported below, once
     let mut rng = Rng(seed);
-    let targets: [Target; 3] = [
+    let targets: [Target; 4] = [
         ("parser", &replies, checks::parser),
         ("sse", &streams, checks::sse),
         ("trajectory", &trajectories, checks::trajectory),
+        ("json", &jsons, checks::json),
     ];
-    let mut counts = [0u64; 3];
+    let mut counts = [0u64; 4];
     let mut failures = 0;
     let end = Instant::now() + Duration::from_secs(seconds);
     // Stop early once failures pile up: they are likely one bug, and each is saved.
@@ -281,7 +313,8 @@ fn main() {
         for (t, (name, pool, check)) in targets.iter().enumerate() {
             let base = &pool[rng.below(pool.len())];
             let mut input = vec![rng.next() as u8];
-            input.extend(mutate(&mut rng, base, pool, *name == "trajectory"));
+            let json = *name == "trajectory" || *name == "json";
+            input.extend(mutate(&mut rng, base, pool, json));
             let started = Instant::now();
             let result = std::panic::catch_unwind(|| check(&input));
             let took = started.elapsed();
@@ -305,8 +338,8 @@ fn main() {
         }
     }
     println!(
-        "fuzz: {} parser, {} sse, {} trajectory inputs; {failures} failures",
-        counts[0], counts[1], counts[2]
+        "fuzz: {} parser, {} sse, {} trajectory, {} json inputs; {failures} failures",
+        counts[0], counts[1], counts[2], counts[3]
     );
     if failures > 0 {
         std::process::exit(1);

@@ -129,3 +129,35 @@ pub fn trajectory(data: &[u8]) {
         "a written trajectory is written differently"
     );
 }
+
+/// The JSON reader against serde_json's, which it replaced: the same value, or the same error
+/// at the same line and column. The values are compared as both write them, compact and
+/// pretty, which shows each number's kind and bits (`1`, `1.0`, `-0.0`, shortest round-trip
+/// digits), each string, and the keys' order.
+pub fn json(data: &[u8]) {
+    let Some((_, bytes)) = data.split_first() else {
+        return;
+    };
+    let text = String::from_utf8_lossy(bytes);
+    match (
+        tao_agent::json::from_str(&text),
+        serde_json::from_str::<serde_json::Value>(&text),
+    ) {
+        (Ok(ours), Ok(theirs)) => {
+            assert_eq!(ours.to_string(), theirs.to_string(), "read differently");
+            assert_eq!(
+                format!("{ours:#}"),
+                format!("{theirs:#}"),
+                "written differently (pretty)"
+            );
+        }
+        (Err(ours), Err(theirs)) => {
+            assert_eq!(ours.to_string(), theirs.to_string(), "a different error")
+        }
+        (ours, theirs) => panic!(
+            "one reads it, the other does not: tao {:?}, serde_json {:?}",
+            ours.map(|v| v.to_string()),
+            theirs.map(|v| v.to_string())
+        ),
+    }
+}

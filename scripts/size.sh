@@ -56,13 +56,18 @@
 # 151,509 B, under the ceiling unchanged. Goal and ceiling came down by 1.5 KiB when the paper's
 # scoring (scoreAnswer, vote, paperSample: now promises) moved to the built-in tools' module, loaded
 # at their first call: -2,239 B; the token event reusing the reply JS returned: +39 B; 149,313 B.
+# Goal and ceiling came down by 6 KiB when serde_json left the crate for a JSON value and reader
+# of tao's own (src/json: serde_json's reader ported, the same values and the same errors, its
+# 309 powers of ten computed instead of tabled; checked against serde_json by tests/json.rs and
+# make fuzz): 149,559 -> 143,349 B (-6,210); the two modules lost their copies too (providers
+# 75,784 -> 69,874, tools 80,000 -> 73,956).
 # The ceiling is today's size plus a little headroom, so a regression fails the
 # build long before it reaches the goal; lower it as size work lands (and raise it only with a
 # reason in the commit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-GOAL_GZIP=$((147 * 1024))
-CEILING_GZIP=$((146 * 1024 + 512))
+GOAL_GZIP=$((141 * 1024))
+CEILING_GZIP=$((140 * 1024 + 512))
 gz() { gzip -9 -c "$1" | wc -c; }
 wasm=pkg/tao_agent_bg.wasm glue=pkg/tao_agent.js
 # The core's own JS that the glue imports (src/bindings/values.js), as wasm-bindgen writes it.

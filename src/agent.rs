@@ -571,7 +571,7 @@ struct Outcome {
     approved: Option<bool>,
     fuel: Option<u64>,
     tool_ms: f64,
-    picture: Option<serde_json::Value>,
+    picture: Option<crate::json::Value>,
 }
 
 impl Outcome {
@@ -652,8 +652,8 @@ fn repetition(trajectory: &Trajectory) -> Option<String> {
 }
 
 /// Whether two action inputs are the same once case and runs of spacing are set aside.
-fn same_input(a: &serde_json::Value, b: &serde_json::Value) -> bool {
-    use serde_json::Value::String;
+fn same_input(a: &crate::json::Value, b: &crate::json::Value) -> bool {
+    use crate::json::Value::String;
     match (a, b) {
         // The usual inputs, texts, are compared where they lie, with nothing copied.
         (String(a), String(b)) => a == b || plain(a).eq(plain(b)),
@@ -707,7 +707,7 @@ fn micros(ms: f64) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     fn an_input_repeats_another_whatever_its_case_and_spacing() {

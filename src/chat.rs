@@ -5,9 +5,9 @@
 //! These sit on the ground floor, below both `llm` (which sends them) and `tools` (which
 //! describe themselves with them), so that neither has to import the other.
 
+use crate::json::Value;
 use crate::json::{json_struct, object, FromJson, Object};
 use crate::to_json::{JsonWriter, ToJson};
-use serde_json::Value;
 
 /// Who says a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,9 +5,9 @@
 //! the trajectory once the step is over (except the streamed tokens, whose sum is each model
 //! call's `raw`), so a page can always redraw from the trajectory alone.
 
+use crate::json::Value;
 use crate::to_json::{JsonWriter, Name, ToJson};
 use crate::trajectory::{MemoKind, StopReason};
-use serde_json::Value;
 
 /// What happens during a run, as it happens (the page draws these; tests check their order).
 /// In every variant `index` is the 1-based step number and `text` the payload; `call` is the

@@ -6,7 +6,7 @@
 //! [`Host`] built on `performance.now()` and `setTimeout`. Natively, [`NativeHost`] uses the
 //! standard library, and [`block_on`] polls a future on the current thread.
 
-use serde_json::Value;
+use crate::json::Value;
 use std::cell::Cell;
 use std::future::Future;
 use std::pin::Pin;

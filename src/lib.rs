@@ -26,7 +26,9 @@
 //! - `text` (internal): the text helpers the tools share: lower case without Unicode's tables,
 //!   where sentences end (in English and Chinese), which characters are CJK. The ground floor:
 //!   it imports nothing of the crate.
-//! - `json` (internal): reading typed data out of parsed JSON (why it is not derived: size).
+//! - [`json`](mod@json): the JSON value (`Value`, `json!`), reading it from text (`from_str`, with
+//!   serde_json's errors), and reading tao's types out of it (not derived: size). It replaces
+//!   serde_json, for size too.
 //! - [`to_json`]: writing JSON (trajectories, events, request bodies), not derived either.
 //! - `bindings` (wasm only): the JavaScript API (`Agent`, events, JS tools and models,
 //!   `testConnection`) and the `fetch` transport.
@@ -61,7 +63,7 @@ pub mod event;
 pub mod format;
 pub mod host;
 pub mod http;
-mod json;
+pub mod json;
 pub mod llm;
 pub mod prompt;
 pub mod scenarios;

@@ -21,10 +21,10 @@
 
 use crate::chat::{Message, Role, Thinking, ToolCall};
 use crate::format::{tools, Format, Lang, Move};
+use crate::json::Value;
 use crate::text::same;
 use crate::tools::{Registry, Tool};
 use crate::trajectory::{Action, Memo, MemoKind, ParallelCall, Step, Trajectory};
-use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
 

@@ -17,9 +17,9 @@
 
 use crate::error::Error;
 use crate::format::{Format, Lang};
+use crate::json::Value;
 use crate::json::{invalid_type, FromJson, Object};
 use crate::llm::scripted::{Rule, Text};
-use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -52,7 +52,7 @@ thread_local! {
 /// The compiled-in scenarios (the files are checked by a test, so none is skipped in practice).
 #[cfg(feature = "bundled-data")]
 fn bundled() -> Rc<[Scenario]> {
-    let documents = FILES.iter().filter_map(|f| serde_json::from_str(f).ok());
+    let documents = FILES.iter().filter_map(|f| crate::json::from_str(f).ok());
     documents.filter_map(|d: Value| read(&d).ok()).collect()
 }
 
@@ -109,7 +109,7 @@ pub fn all() -> Vec<Scenario> {
 /// scripts/build.sh writes to `pkg/data/scenarios.json`); they replace the ones loaded before.
 /// A bundle with any invalid document loads nothing and says which document is wrong.
 pub fn install(bundle: &str) -> Result<(), Error> {
-    let value: Value = serde_json::from_str(bundle)
+    let value: Value = crate::json::from_str(bundle)
         .map_err(|e| Error::config(format!("the scenarios are not valid JSON: {e}")))?;
     let Value::Array(documents) = value else {
         return Err(Error::config(
@@ -229,7 +229,7 @@ mod tests {
     fn every_file_is_a_valid_scenario() {
         assert_eq!(all().len(), FILES.len());
         for file in FILES {
-            let value = serde_json::from_str(file).map_err(|e| e.to_string());
+            let value = crate::json::from_str(file).map_err(|e| e.to_string());
             if let Err(e) = value.and_then(|v| read(&v)) {
                 panic!("invalid scenario file: {e}\n{file}");
             }

@@ -16,6 +16,7 @@ use crate::format::{Format, Lang};
 use crate::host::Host;
 use crate::http::Transport;
 use crate::json::FromJson;
+use crate::json::{Map, Value};
 #[cfg(feature = "providers")]
 use crate::llm::http::HttpModel;
 use crate::llm::provider::{Api, Settings as Endpoint, FIRST_BYTE_MS, IDLE_MS};
@@ -30,7 +31,6 @@ use crate::tools::wikipedia;
 use crate::tools::wikipedia::Wiki;
 pub use crate::tools::Elsewhere;
 use crate::tools::{Registry, Tool};
-use serde_json::{Map, Value};
 use std::rc::Rc;
 
 /// Every option `new Agent({...})` takes, in the order the TypeScript declarations list them.
@@ -464,7 +464,7 @@ impl Reader<'_> {
             None => return Ok(None),
             Some(Value::String(s)) if s.trim().is_empty() => return Ok(None),
             // Read as a JSON value: typed float parsing would link float formatting (size).
-            Some(Value::String(s)) => serde_json::from_str::<Value>(s.trim())
+            Some(Value::String(s)) => crate::json::from_str(s.trim())
                 .ok()
                 .and_then(|v| v.as_f64()),
             Some(v) => v.as_f64(),
@@ -493,7 +493,7 @@ fn local_docs(path: &str) -> Result<Vec<docs::Doc>, Error> {
             "cannot read the documents at {path}: {e} (paths are read from the repository's root)"
         ))
     })?;
-    let json: Value = serde_json::from_str(&text)
+    let json: Value = crate::json::from_str(&text)
         .map_err(|e| Error::config(format!("the documents at {path} are not JSON: {e}")))?;
     docs::read_docs(&json).map_err(|e| Error::config(format!("{path}: {e}")))
 }

@@ -18,7 +18,7 @@
 //! `JSON.parse` would have made of the text (writing and parsing JSON was most of what a step
 //! cost through the JS API). The `ToJson` impls do not know which they feed.
 
-use serde_json::{Number, Value};
+use std::fmt::Write;
 
 /// A value that can be written as JSON.
 pub trait ToJson {
@@ -251,15 +251,28 @@ impl JsonWriter {
         }
     }
 
-    /// Writes a number (serde_json's digits: `itoa` for integers, `zmij` for floats).
-    fn number(&mut self, number: &Number) {
+    /// Writes an object whose keys are data, not the program's (a JSON value's fields): on a
+    /// tape, each key is a string.
+    pub fn map(&mut self, len: usize, fields: &mut dyn Iterator<Item = (&str, &dyn ToJson)>) {
         if let Some(tape) = &mut self.tape {
-            return tape.number(number.as_f64().unwrap_or(f64::NAN));
+            tape.op(Tape::OBJECT, len);
+            for (key, value) in fields {
+                self.string(key);
+                value.write_json(self);
+            }
+            return;
         }
-        self.text.push_str(&number.to_string());
+        self.open('{');
+        for (i, (key, value)) in fields.enumerate() {
+            self.item(i);
+            self.key(key);
+            value.write_json(self);
+        }
+        self.close('}', len);
     }
 
-    fn null(&mut self) {
+    /// Writes `null`.
+    pub fn null(&mut self) {
         match &mut self.tape {
             Some(tape) => tape.op(Tape::NULL, 0),
             None => self.text.push_str("null"),
@@ -344,31 +357,33 @@ impl ToJson for bool {
     }
 }
 
-impl ToJson for u32 {
-    fn write_json(&self, out: &mut JsonWriter) {
-        match &mut out.tape {
-            Some(tape) => tape.number(f64::from(*self)),
-            None => out.number(&Number::from(*self)),
-        }
-    }
+/// Integers are written with their digits (core's, the same as serde_json's `itoa`).
+macro_rules! integer {
+    ($($ty:ty),*) => {
+        $(impl ToJson for $ty {
+            fn write_json(&self, out: &mut JsonWriter) {
+                match &mut out.tape {
+                    Some(tape) => tape.number(*self as f64),
+                    None => {
+                        let _ = write!(out.text, "{self}");
+                    }
+                }
+            }
+        })*
+    };
 }
 
-impl ToJson for u64 {
-    fn write_json(&self, out: &mut JsonWriter) {
-        match &mut out.tape {
-            Some(tape) => tape.number(*self as f64),
-            None => out.number(&Number::from(*self)),
-        }
-    }
-}
+integer!(u32, u64, i64);
 
-/// Non-finite numbers have no JSON form: they are written as `null`, as serde_json does.
+/// A float is written in its shortest form that reads back to the same `f64` (`zmij`,
+/// serde_json's float printer): `1.0`, `0.1`, `1e20`, `-0.0`. Non-finite numbers have no JSON
+/// form: they are written as `null`, as serde_json does.
 impl ToJson for f64 {
     fn write_json(&self, out: &mut JsonWriter) {
-        match (&mut out.tape, Number::from_f64(*self)) {
-            (Some(tape), _) => tape.number(*self),
-            (None, Some(number)) => out.number(&number),
-            (None, None) => out.null(),
+        match &mut out.tape {
+            Some(tape) => tape.number(*self),
+            None if self.is_finite() => out.text.push_str(zmij::Buffer::new().format_finite(*self)),
+            None => out.null(),
         }
     }
 }
@@ -407,54 +422,27 @@ impl<T: ToJson + ?Sized> ToJson for &T {
     }
 }
 
-/// Object keys come out in the map's order (sorted: serde_json's `Map` is a `BTreeMap` here).
-impl ToJson for Value {
-    fn write_json(&self, out: &mut JsonWriter) {
-        match self {
-            Value::Null => out.null(),
-            Value::Bool(b) => b.write_json(out),
-            Value::Number(n) => out.number(n),
-            Value::String(s) => out.string(s),
-            Value::Array(items) => items.write_json(out),
-            Value::Object(map) => {
-                if let Some(tape) = &mut out.tape {
-                    tape.op(Tape::OBJECT, map.len());
-                    for (key, value) in map {
-                        // A key of the data, not of the program: a string.
-                        out.string(key);
-                        value.write_json(out);
-                    }
-                    return;
-                }
-                out.open('{');
-                for (i, (key, value)) in map.iter().enumerate() {
-                    out.item(i);
-                    out.key(key);
-                    value.write_json(out);
-                }
-                out.close('}', map.len());
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     fn writes_what_serde_json_writes() {
-        let value = json!({
+        // The same JSON built twice: tao's value, and serde_json's to compare with.
+        macro_rules! both {
+            ($($json:tt)+) => { (json!($($json)+), serde_json::json!($($json)+)) };
+        }
+        let (value, serde) = both!({
             "text": "quote \" backslash \\ newline \n tab \t cr \r bell \u{7} bs \u{8} ff \u{c} del \u{7f} 中文 /",
             "numbers": [0, 1, -3, 18446744073709551615u64, 0.25, 1.0, -0.0, 1e300, 1.5e-7],
             "empty": {"list": [], "map": {}},
             "nested": [{"b": null, "a": true}, false],
         });
-        assert_eq!(to_string(&value), serde_json::to_string(&value).unwrap());
+        assert_eq!(to_string(&value), serde_json::to_string(&serde).unwrap());
         assert_eq!(
             to_string_pretty(&value),
-            serde_json::to_string_pretty(&value).unwrap()
+            serde_json::to_string_pretty(&serde).unwrap()
         );
         assert_eq!(to_string(&f64::NAN), "null");
         assert_eq!(to_string(&2.0f64), "2.0");

@@ -22,9 +22,9 @@
 
 use crate::agent::Agent;
 use crate::format::Format;
+use crate::json::{Map, Value};
 use crate::to_json::ToJson;
 use crate::trajectory::Trajectory;
-use serde_json::{Map, Value};
 
 /// The training record of `trajectory` (see the module's schema). `mode` is `react` for the
 /// paper's format and the format's own name otherwise; `reward` is null unless `extra` gives
@@ -87,5 +87,5 @@ fn fields(list: Vec<(&str, Value)>) -> Map<String, Value> {
 
 /// `value` as the JSON the page receives for it (the crate's writer, read back).
 fn json(value: &dyn ToJson) -> Value {
-    serde_json::from_str(&crate::to_json::to_string(value)).unwrap_or(Value::Null)
+    crate::json::from_str(&crate::to_json::to_string(value)).unwrap_or(Value::Null)
 }

@@ -17,9 +17,9 @@ pub use crate::chat::{Thinking, Usage};
 use crate::error::{Error, ErrorKind};
 use crate::format::parse::Why;
 use crate::format::{input_text, Format, Lang};
+use crate::json::Value;
 use crate::json::{json_struct, FromJson, Object};
 use crate::to_json::{JsonWriter, ToJson};
-use serde_json::Value;
 
 /// The document type written in every exported trajectory.
 pub const DOCUMENT_FORMAT: &str = "tao-trajectory";
@@ -382,7 +382,7 @@ impl Trajectory {
 
     /// Reads a trajectory document. Never panics; the error says what is wrong with the file.
     pub fn from_json(text: &str) -> Result<Trajectory, Error> {
-        let value: Value = serde_json::from_str(text)
+        let value: Value = crate::json::from_str(text)
             .map_err(|e| Error::format(format!("not a trajectory file: invalid JSON ({e})")))?;
         let object = value
             .as_object()

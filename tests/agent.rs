@@ -1,10 +1,10 @@
 //! The loop's contract, checked through what a caller sees: events, stop reasons, counts.
 
-use serde_json::json;
 use std::rc::Rc;
 use tao_agent::format::parse::Why;
 use tao_agent::format::{Format, Lang};
 use tao_agent::host::{block_on, NativeHost};
+use tao_agent::json;
 use tao_agent::llm::scripted::{Policy, Scripted};
 use tao_agent::llm::Role;
 use tao_agent::tools::{FnTool, Registry, ToolError, ToolOutput, ToolSpec};
@@ -389,7 +389,7 @@ fn without_the_offline_data_a_run_says_how_to_load_it() {
     // What the wasm starts with: nothing loaded (natively, in this test's thread only).
     scenarios::install("[]").unwrap();
     knowledge::install(r#"{"pages": []}"#).unwrap();
-    let agent = |settings: serde_json::Value| {
+    let agent = |settings: tao_agent::json::Value| {
         Settings::from_json(&settings)?.agent(Parts {
             host: Rc::new(NativeHost::default()),
             transport: None,
@@ -489,7 +489,7 @@ impl tao_agent::tools::Tool for Convert {
     }
     fn call<'a>(
         &'a self,
-        input: &'a serde_json::Value,
+        input: &'a tao_agent::json::Value,
     ) -> tao_agent::host::LocalBoxFuture<'a, Result<ToolOutput, ToolError>> {
         let text = format!(
             "{} {}",
@@ -552,7 +552,7 @@ impl tao_agent::host::Host for Approver {
     fn approve(
         &self,
         tool: &str,
-        input: &serde_json::Value,
+        input: &tao_agent::json::Value,
     ) -> tao_agent::host::LocalBoxFuture<'static, bool> {
         self.asked.borrow_mut().push(format!("{tool} {input}"));
         let answer = self.answers.borrow_mut().remove(0);
@@ -636,7 +636,7 @@ impl tao_agent::tools::Tool for Hang {
     }
     fn call<'a>(
         &'a self,
-        _: &'a serde_json::Value,
+        _: &'a tao_agent::json::Value,
     ) -> tao_agent::host::LocalBoxFuture<'a, Result<ToolOutput, ToolError>> {
         Box::pin(std::future::pending())
     }

@@ -3,9 +3,10 @@
 //! arithmetic checked by hand, passages cut in multibyte text, bad document lists, and no
 //! panic on random input.
 
-use serde_json::{json, Value};
 use std::rc::Rc;
 use tao_agent::host::block_on;
+use tao_agent::json;
+use tao_agent::json::Value;
 use tao_agent::tools::docs::{self, read_docs, snippet, Doc, Index, PASSAGE_BYTES};
 use tao_agent::tools::{Tool, ToolError};
 
@@ -13,7 +14,7 @@ fn site() -> Vec<Doc> {
     let text =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/docs/site.json"))
             .unwrap();
-    read_docs(&serde_json::from_str(&text).unwrap()).unwrap()
+    read_docs(&tao_agent::json::from_str(&text).unwrap()).unwrap()
 }
 
 fn doc(title: &str, text: &str) -> Doc {

@@ -6,12 +6,12 @@ use crate::providers::{
     agent_over, complete, fixture, knowledge_tools, model, openai_stream, settings, sse, status,
     Canned, FakeClock, Recorded, CANARY, MRKL_STEP,
 };
-use serde_json::json;
 use std::rc::Rc;
 use tao_agent::error::ErrorKind;
 use tao_agent::event::Event;
 use tao_agent::format::Format;
 use tao_agent::host::block_on;
+use tao_agent::json;
 use tao_agent::llm::http::{Api, HttpModel};
 use tao_agent::tools::{FnTool, Registry};
 use tao_agent::trajectory::{StopReason, Trajectory};
@@ -465,7 +465,7 @@ impl tao_agent::tools::Tool for Slow {
     }
     fn call<'a>(
         &'a self,
-        input: &'a serde_json::Value,
+        input: &'a tao_agent::json::Value,
     ) -> tao_agent::host::LocalBoxFuture<
         'a,
         Result<tao_agent::tools::ToolOutput, tao_agent::tools::ToolError>,

@@ -3,12 +3,13 @@
 //! back, how a reply is read, that the no-tool modes never run or offer a tool, and that the
 //! `exemplars` setting stands in for a format's worked example.
 
-use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 use tao_agent::format::parse::{parse, Verdict, Why};
 use tao_agent::format::{act, cot, paper, standard, Format, Lang, Move};
 use tao_agent::host::{block_on, LocalBoxFuture, NativeHost};
+use tao_agent::json;
+use tao_agent::json::Value;
 use tao_agent::llm::scripted::{Policy, Scripted};
 use tao_agent::llm::{Model, OnDelta, Reply, Request, Role};
 use tao_agent::settings::{Parts, Settings};

@@ -7,8 +7,9 @@
 //! and the work done stays linear in the length of the reply.
 
 use crate::score::verdict_for_case;
-use serde_json::{json, Value};
 use tao_agent::format::parse::*;
+use tao_agent::json;
+use tao_agent::json::Value;
 
 // ---------------------------------------------------------------------------------------------
 // The corpus and the reference scorer's rule
@@ -31,7 +32,7 @@ fn load(path: &str) -> Vec<Value> {
         .unwrap_or_else(|e| panic!("cannot read the corpus at {path}: {e}"));
     text.lines()
         .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad corpus line: {e}")))
+        .map(|l| tao_agent::json::from_str(l).unwrap_or_else(|e| panic!("bad corpus line: {e}")))
         .collect()
 }
 
@@ -52,7 +53,7 @@ fn canon(v: &Value) -> Value {
         s = s[1..s.len() - 1].trim();
     }
     if s.starts_with('{') || s.starts_with('[') {
-        if let Ok(v) = serde_json::from_str::<Value>(s) {
+        if let Ok(v) = tao_agent::json::from_str(s) {
             return json!(["json", v]);
         }
     }

@@ -5,13 +5,14 @@
 //! response, cut into chunks where the test says, and records what was sent, whether the
 //! body was dropped before its end (the client-side stop), and every sleep (for backoff).
 
-use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::rc::Rc;
 use tao_agent::error::ErrorKind;
 use tao_agent::format::Format;
 use tao_agent::host::{block_on, Abort, Host, LocalBoxFuture};
+use tao_agent::json;
+use tao_agent::json::Value;
 use tao_agent::llm::http::{Api, Body, HttpModel, HttpRequest, HttpResponse, Settings, Transport};
 use tao_agent::llm::provider::{FIRST_BYTE_MS, IDLE_MS};
 use tao_agent::llm::{Delta, Message, Model, Reply, Request, Role};
@@ -77,7 +78,7 @@ impl Recorded {
         self.sent
             .borrow()
             .iter()
-            .map(|r| serde_json::from_str(&r.body).unwrap())
+            .map(|r| tao_agent::json::from_str(&r.body).unwrap())
             .collect()
     }
 }
@@ -274,7 +275,7 @@ fn openai_request_body_and_headers() {
             ("authorization", format!("Bearer {CANARY}")),
         ]
     );
-    let body: Value = serde_json::from_str(&sent.body).unwrap();
+    let body: Value = tao_agent::json::from_str(&sent.body).unwrap();
     assert_eq!(
         body,
         json!({
@@ -324,7 +325,7 @@ fn anthropic_request_body_and_headers() {
             "anthropic-dangerous-direct-browser-access"
         ]
     );
-    let body: Value = serde_json::from_str(&sent.body).unwrap();
+    let body: Value = tao_agent::json::from_str(&sent.body).unwrap();
     assert_eq!(
         body,
         json!({
@@ -623,7 +624,7 @@ fn auto_falls_back_to_text_react_when_tools_are_rejected_and_says_so() {
     let agent = agent_over(&transport, Format::Auto);
     let mut events = Vec::new();
     let t = block_on(agent.run("Q?", &mut |e| {
-        events.push(serde_json::from_str::<Value>(&tao_agent::to_json::to_string(e)).unwrap())
+        events.push(tao_agent::json::from_str(&tao_agent::to_json::to_string(e)).unwrap())
     }));
     assert_eq!(t.answer(), Some("Mobile, Alabama"));
     assert_eq!(t.format.name(), "mrkl");

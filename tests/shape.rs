@@ -108,7 +108,12 @@ fn module_imports() -> BTreeMap<String, BTreeSet<String>> {
                     .chars()
                     .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
                     .collect();
-                if name != top && name.chars().next().is_some_and(|c| c.is_ascii_lowercase()) {
+                // (`crate::json!` is a macro, not a module.)
+                let macro_call = rest[name.len()..].starts_with('!');
+                if name != top
+                    && !macro_call
+                    && name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+                {
                     names.insert(name);
                 }
             }

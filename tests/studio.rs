@@ -291,7 +291,7 @@ fn water_follows_an_edited_guideline_through_the_calculator() {
     fork.stop = None;
     block_on(agent.resume(&mut fork, &|| false, &mut |_| {}));
     let calc = fork.steps[2].action.as_ref().unwrap();
-    assert_eq!(calc.input, serde_json::json!("60 * 40 + 500"));
+    assert_eq!(calc.input, tao_agent::json!("60 * 40 + 500"));
     assert!(
         fork.answer().unwrap().contains("2900 ml"),
         "{:?}",

@@ -15,6 +15,10 @@ mod eval;
 /// refusals, truncation, parallel tool calls, reasoning, late usage, masked keys; each in the
 /// vendor's documented stream format.
 mod faults;
+/// The JSON reader and writer against serde_json, which they replaced: the same values, the
+/// same errors at the same places, the same text written; for every JSON file, the edges, and
+/// thousands of random and mutated documents.
+mod json;
 /// The paper's modes as formats (act, cot, standard): prompts, turns, replies read, no tools
 /// in the no-tool modes, exemplars, and each mode's scripted mistakes.
 mod modes;

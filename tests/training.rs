@@ -2,11 +2,12 @@
 //! really sent, and `tao export-jsonl` turns a directory of trajectory files into JSONL.
 
 use crate::studio::Recording;
-use serde_json::{json, Map, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 use tao_agent::format::{Format, Lang};
 use tao_agent::host::{block_on, NativeHost};
+use tao_agent::json;
+use tao_agent::json::{Map, Value};
 use tao_agent::training::record;
 use tao_agent::{scenarios, settings, Agent, Config, Trajectory};
 
@@ -35,7 +36,9 @@ fn run(name: &str, format: Format) -> (Agent, Trajectory, Vec<Value>) {
     let requests = sent
         .borrow()
         .iter()
-        .map(|messages| serde_json::from_str(&tao_agent::to_json::to_string(messages)).unwrap())
+        .map(|messages| {
+            tao_agent::json::from_str(&tao_agent::to_json::to_string(messages)).unwrap()
+        })
         .collect();
     (agent, trajectory, requests)
 }
@@ -51,7 +54,7 @@ fn each_step_holds_the_prompt_the_model_was_sent() {
     // It reads back as JSON, as one line.
     let line = r.to_string();
     assert!(!line.contains('\n'));
-    let r: Value = serde_json::from_str(&line).unwrap();
+    let r: Value = tao_agent::json::from_str(&line).unwrap();
     let steps = r["steps"].as_array().unwrap();
     assert_eq!(steps.len(), 3);
     assert_eq!(sent.len(), 3, "one model call a step in this scenario");
@@ -130,8 +133,11 @@ fn export_jsonl_writes_a_line_per_trajectory_and_names_what_it_skipped() {
     std::fs::create_dir_all(&dir).unwrap();
     let (_, trajectory, _) = run("apple-ceo", Format::Mrkl);
     // The page adds the user's thumbs up or down as a top-level `reward`.
-    let mut rated: Value = serde_json::from_str(&trajectory.to_json()).unwrap();
-    rated["reward"] = json!(-1);
+    let mut rated: Value = tao_agent::json::from_str(&trajectory.to_json()).unwrap();
+    rated
+        .as_object_mut()
+        .unwrap()
+        .insert("reward".into(), json!(-1));
     std::fs::write(dir.join("a.json"), trajectory.to_json()).unwrap();
     std::fs::write(dir.join("b.json"), rated.to_string()).unwrap();
     std::fs::write(dir.join("c.json"), "{\"not\": \"a trajectory\"}").unwrap();
@@ -149,7 +155,7 @@ fn export_jsonl_writes_a_line_per_trajectory_and_names_what_it_skipped() {
     let stdout = String::from_utf8(output.stdout).unwrap();
     let lines: Vec<Value> = stdout
         .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
+        .map(|l| tao_agent::json::from_str(l).unwrap())
         .collect();
     assert_eq!(lines.len(), 2, "{stdout}");
     assert_eq!(

@@ -1,10 +1,10 @@
 //! Trajectory files: what is written reads back the same; anything else is a clear error.
 
-use serde_json::json;
 use std::rc::Rc;
 use tao_agent::format::parse::Why;
 use tao_agent::format::{Format, Lang};
 use tao_agent::host::{block_on, NativeHost};
+use tao_agent::json;
 use tao_agent::trajectory::{
     Action, Memo, MemoKind, ModelCall, ParallelCall, Repair, Switch, Thinking, Usage,
 };
@@ -146,7 +146,7 @@ fn every_field_survives_a_round_trip() {
     assert_eq!(read, t);
     // Every field is written, and none is written at its default: a field added to a type and
     // forgotten in its field list fails here.
-    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let value: tao_agent::json::Value = tao_agent::json::from_str(&json).unwrap();
     let step = &value["steps"][0];
     for (record, fields) in [
         (step, 15),

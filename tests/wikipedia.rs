@@ -6,12 +6,13 @@
 //! against the mock, on the same content. It also records every URL the tool asked for, and
 //! refuses anything but a plain GET (no headers, no body: no CORS preflight).
 
-use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 use tao_agent::error::ErrorKind;
 use tao_agent::format::{Format, Lang};
 use tao_agent::host::{block_on, LocalBoxFuture, NativeHost};
+use tao_agent::json;
+use tao_agent::json::Value;
 use tao_agent::llm::http::{Body, HttpRequest, HttpResponse, Method, Transport};
 use tao_agent::llm::scripted::{Policy, Scripted};
 use tao_agent::tools::wikipedia::{self, Wiki};
@@ -37,7 +38,7 @@ struct FileWiki {
 impl FileWiki {
     fn new() -> Rc<Self> {
         Rc::new(FileWiki {
-            wiki: serde_json::from_str(PAGES).unwrap(),
+            wiki: tao_agent::json::from_str(PAGES).unwrap(),
             sent: RefCell::default(),
         })
     }
@@ -84,7 +85,7 @@ impl FileWiki {
         }
 
         let pages = self.wiki["pages"].as_array().unwrap();
-        let mut query = serde_json::Map::new();
+        let mut query = tao_agent::json::Map::new();
         let props: Vec<&str> = param("prop").unwrap_or_default().split('|').collect();
         if let Some(titles) = param("titles") {
             let (mut normalized, mut redirects, mut found) = (vec![], vec![], vec![]);
@@ -104,12 +105,16 @@ impl FileWiki {
                 };
                 let mut out = json!({"pageid": page["pageid"], "ns": 0, "title": page["title"]});
                 if props.contains(&"extracts") {
-                    out["extract"] = page["extract"].clone();
+                    out.as_object_mut()
+                        .unwrap()
+                        .insert("extract".into(), page["extract"].clone());
                 }
                 let ppprop =
                     param("ppprop").is_none_or(|p| p.split('|').any(|p| p == "disambiguation"));
                 if props.contains(&"pageprops") && page["disambiguation"] == true && ppprop {
-                    out["pageprops"] = json!({"disambiguation": ""});
+                    out.as_object_mut()
+                        .unwrap()
+                        .insert("pageprops".into(), json!({"disambiguation": ""}));
                 }
                 found.push(out);
             }
@@ -142,10 +147,15 @@ impl FileWiki {
             });
             query.insert("search".into(), shown.collect::<Vec<_>>().into());
             if hits.len() > limit {
-                body["continue"] = json!({"sroffset": limit, "continue": "-||"});
+                body.as_object_mut().unwrap().insert(
+                    "continue".into(),
+                    json!({"sroffset": limit, "continue": "-||"}),
+                );
             }
         }
-        body["query"] = query.into();
+        body.as_object_mut()
+            .unwrap()
+            .insert("query".into(), query.into());
         Ok((200, body.to_string()))
     }
 }
@@ -285,7 +295,7 @@ fn ok(tool: &Rc<dyn Tool>, input: &str) -> String {
 
 /// The text of a page in the file.
 fn extract(title: &str) -> String {
-    let wiki: Value = serde_json::from_str(PAGES).unwrap();
+    let wiki: Value = tao_agent::json::from_str(PAGES).unwrap();
     let pages = wiki["pages"].as_array().unwrap();
     let page = pages.iter().find(|p| p["title"] == title).unwrap();
     page["extract"].as_str().unwrap().to_string()

@@ -3,8 +3,8 @@
 
 use super::{get, to_js};
 use crate::host::{Host, LocalBoxFuture};
+use crate::json::Value;
 use js_sys::{Function, Promise};
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 

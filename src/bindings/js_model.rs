@@ -26,11 +26,11 @@ use super::{describe, to_js, type_of};
 use crate::chat::{Message, Role, Thinking};
 use crate::error::{Error, ErrorKind};
 use crate::host::LocalBoxFuture;
+use crate::json::Value;
 use crate::llm::{Delta, Model, OnDelta, Reply, Request, ToolCall};
 use crate::to_json::{JsonWriter, ToJson};
 use crate::trajectory::Usage;
 use js_sys::{Array, Function, Reflect};
-use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::task::{Poll, Waker};
@@ -629,7 +629,7 @@ fn reply(
         let calls = json(get("toolCalls"));
         for (i, call) in calls.as_array().into_iter().flatten().enumerate() {
             let arguments = match &call["arguments"] {
-                Value::String(s) => serde_json::from_str(s).unwrap_or(Value::String(s.clone())),
+                Value::String(s) => crate::json::from_str(s).unwrap_or(Value::String(s.clone())),
                 Value::Null => Value::Object(Default::default()),
                 other => other.clone(),
             };

@@ -5,9 +5,9 @@
 use super::{describe, get, json_of, to_js};
 use crate::chat::ToolSpec;
 use crate::host::LocalBoxFuture;
+use crate::json::Value;
 use crate::tools::{Tool, ToolError, ToolOutput};
 use js_sys::{Function, Promise, JSON};
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 

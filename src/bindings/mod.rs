@@ -60,6 +60,7 @@ mod tools_module;
 mod values;
 
 use crate::error::Error;
+use crate::json::Value;
 use crate::settings::Settings;
 use crate::to_json::ToJson;
 #[cfg(not(any(feature = "net-module", feature = "tools-module")))]
@@ -69,7 +70,6 @@ pub use api::*;
 #[cfg(not(any(feature = "net-module", feature = "tools-module")))]
 pub use eval::{paper_sample_later, score_answer_later, vote_later};
 use js_sys::{Reflect, JSON};
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 #[cfg(not(any(feature = "net-module", feature = "tools-module")))]
@@ -169,6 +169,6 @@ pub(crate) fn json_of(value: &JsValue) -> Value {
     JSON::stringify(value)
         .ok()
         .and_then(|s| s.as_string())
-        .and_then(|s| serde_json::from_str(&s).ok())
+        .and_then(|s| crate::json::from_str(&s).ok())
         .unwrap_or_default()
 }

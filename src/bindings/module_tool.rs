@@ -9,6 +9,7 @@
 use super::{describe, modules, to_js};
 use crate::chat::ToolSpec;
 use crate::host::LocalBoxFuture;
+use crate::json::Value;
 use crate::settings::{Docs, Elsewhere};
 use crate::to_json::Object as JsonObject;
 use crate::tools::docs;
@@ -16,7 +17,6 @@ use crate::tools::knowledge::lookup_spec;
 use crate::tools::wikipedia::{search_spec, Wiki};
 use crate::tools::{calculator_spec, Tool, ToolError, ToolOutput};
 use js_sys::{Array, Function, Object, Promise, Reflect};
-use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;

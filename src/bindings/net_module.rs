@@ -99,7 +99,7 @@ async fn complete(
     let messages =
         Vec::<Message>::from_value(&json_of(messages)).map_err(|e| bad("messages", e))?;
     let list = |key: &str| match json_of(&get(options, key)) {
-        serde_json::Value::Null => serde_json::Value::Array(Vec::new()),
+        crate::json::Value::Null => crate::json::Value::Array(Vec::new()),
         value => value,
     };
     let stop = Vec::<String>::from_value(&list("stop")).map_err(|e| bad("stop", e))?;

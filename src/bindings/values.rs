@@ -7,9 +7,9 @@
 
 use crate::chat::{Role, ToolSpec};
 use crate::event::Event;
+use crate::json::Value;
 use crate::to_json::{JsonWriter, ToJson};
 use js_sys::{Array, Function};
-use serde_json::Value;
 use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use wasm_bindgen::prelude::*;

@@ -24,8 +24,8 @@ pub mod parse;
 pub mod standard;
 pub mod tools;
 
+use crate::json::Value;
 use crate::tools::Registry;
-use serde_json::Value;
 
 /// A prompt format.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -21,8 +21,8 @@ use super::diagnose::error_text;
 use super::provider::{Finish, Piece, Provider, Settings};
 use super::{Message, Request, Role, Thinking, ToolCall};
 use crate::chat::ToolSpec;
+use crate::json::Value;
 use crate::to_json::{self, JsonWriter, Object, ToJson};
-use serde_json::Value;
 
 /// Anthropic's Messages API, for [`super::Api::Anthropic`].
 pub struct Anthropic;
@@ -237,7 +237,7 @@ impl ToJson for ToolUse<'_> {
 /// What one event of the stream says (the event's `type` field is read, not the SSE name).
 pub fn decode(data: &str, pieces: &mut Vec<Piece>) -> Result<(), String> {
     let event: Value =
-        serde_json::from_str(data).map_err(|e| super::diagnose::bad_json(data, &e))?;
+        crate::json::from_str(data).map_err(|e| super::diagnose::bad_json(data, &e))?;
     let index = event["index"].as_u64().unwrap_or(0) as usize;
     match event["type"].as_str().unwrap_or("") {
         "message_start" => {

@@ -7,7 +7,7 @@
 use super::provider::{Finish, Piece};
 use super::{Delta, OnDelta, Reply, Thinking, ToolCall};
 use crate::chat::Usage;
-use serde_json::Value;
+use crate::json::Value;
 
 /// A tool call whose arguments are still arriving.
 struct PendingCall {
@@ -121,7 +121,7 @@ impl Assembly {
                 // validation then tells the model what it expected.
                 call.arguments = match json.trim() {
                     "" => Value::Object(Default::default()),
-                    text => serde_json::from_str(text).unwrap_or(Value::String(json)),
+                    text => crate::json::from_str(text).unwrap_or(Value::String(json)),
                 };
                 call
             })

@@ -11,7 +11,7 @@
 use super::provider::Settings;
 use super::Request;
 use crate::error::{Error, ErrorKind};
-use serde_json::Value;
+use crate::json::Value;
 
 /// Which rejected parameter a 400 names, if it is one tao can do without.
 pub fn rejected_parameter(
@@ -211,7 +211,7 @@ pub fn scrub(settings: &Settings, text: &str) -> String {
 /// The useful sentence of an error body: `error.message` in both APIs' JSON (and Ollama's
 /// `{"error": "..."}`), else the start of the text.
 pub fn error_detail(body: &str) -> String {
-    match serde_json::from_str::<Value>(body) {
+    match crate::json::from_str(body) {
         Ok(v) if !v["error"].is_null() => error_text(&v["error"]),
         Ok(v) if v["message"].is_string() => v["message"].as_str().unwrap_or_default().into(),
         _ if body.trim().is_empty() => "no details".into(),
@@ -233,7 +233,7 @@ pub fn error_text(error: &Value) -> String {
 }
 
 /// The message for a chunk that is not JSON.
-pub fn bad_json(data: &str, error: &serde_json::Error) -> String {
+pub fn bad_json(data: &str, error: &crate::json::Error) -> String {
     format!(
         "a chunk is not valid JSON ({error}): {}",
         preview(data, 120)

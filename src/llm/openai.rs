@@ -15,8 +15,8 @@ use super::diagnose::error_text;
 use super::provider::{Finish, Piece, Provider, Settings};
 use super::{Message, Request, ToolCall};
 use crate::chat::ToolSpec;
+use crate::json::Value;
 use crate::to_json::{self, JsonWriter, Object, ToJson};
-use serde_json::Value;
 
 /// OpenAI's Chat Completions API, for [`super::Api::OpenAi`].
 pub struct OpenAi;
@@ -141,7 +141,7 @@ pub fn decode(data: &str, pieces: &mut Vec<Piece>) -> Result<(), String> {
         return Ok(());
     }
     let chunk: Value =
-        serde_json::from_str(data).map_err(|e| super::diagnose::bad_json(data, &e))?;
+        crate::json::from_str(data).map_err(|e| super::diagnose::bad_json(data, &e))?;
     if let Some(error) = chunk.get("error").filter(|e| !e.is_null()) {
         pieces.push(Piece::Error(error_text(error)));
         return Ok(());

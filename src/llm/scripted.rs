@@ -15,8 +15,8 @@ use crate::error::Error;
 use crate::format::parse::{parse, Verdict};
 use crate::format::{Format, Lang, Move};
 use crate::host::{Host, LocalBoxFuture};
+use crate::json::Value;
 use crate::json::{invalid_type, FromJson, Object};
-use serde_json::Value;
 use std::cell::Cell;
 use std::rc::Rc;
 

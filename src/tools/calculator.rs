@@ -80,8 +80,8 @@ pub fn evaluate(expression: &str) -> Result<f64, ToolError> {
 }
 
 /// Prints integers without a fractional part and others rounded to 12 significant digits.
-/// (The shortest round-trip form comes from `serde_json`, which the crate needs anyway; `format!`
-/// of an `f64` would pull a second float printer into the wasm.)
+/// (The shortest round-trip form comes from JSON's number printer, `zmij`, which the crate needs
+/// anyway; `format!` of an `f64` would pull a second float printer into the wasm.)
 pub fn format_number(n: f64) -> String {
     if n == n.trunc() && n.abs() < 1e15 {
         return (n as i64).to_string();
@@ -92,7 +92,7 @@ pub fn format_number(n: f64) -> String {
     } else {
         n
     };
-    serde_json::Number::from_f64(rounded)
+    crate::json::Number::from_f64(rounded)
         .map(|x| x.to_string())
         .unwrap_or_else(|| "NaN".into())
 }
@@ -351,7 +351,7 @@ impl Parser {
 }
 
 /// Reads `digits[.digits][e[+-]digits]` the way `str::parse::<f64>` does (`.5`, `5.` and `007`
-/// included), but with serde_json's number reader: the crate needs that one for JSON anyway,
+/// included), but with the JSON reader's (serde_json's algorithm): the crate needs that one anyway,
 /// and `str::parse` would add core's own float reader, ~15 KB of code and tables, to the wasm.
 /// So the text is first rewritten in JSON's stricter grammar (`0.5`, `5`, `7`).
 fn parse_decimal(text: &str) -> Option<f64> {
@@ -379,7 +379,7 @@ fn parse_decimal(text: &str) -> Option<f64> {
     // The text is valid JSON now, so the one error left is a number too large for an f64,
     // which `str::parse` reads as infinity (reported below as an overflow).
     Some(
-        serde_json::from_str::<serde_json::Value>(&json)
+        crate::json::from_str(&json)
             .ok()
             .and_then(|v| v.as_f64())
             .unwrap_or(f64::INFINITY),

@@ -14,9 +14,9 @@
 
 use super::{FnTool, Tool, ToolError, ToolSpec};
 use crate::error::Error;
+use crate::json::Value;
 use crate::json::{FromJson, Object};
 use crate::text::{fold_case, folded, quoted_list, sentences};
-use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -53,7 +53,7 @@ pub fn loaded() -> bool {
 }
 
 fn read(json: &str) -> Result<Rc<[Page]>, String> {
-    let value: Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    let value: Value = crate::json::from_str(json).map_err(|e| e.to_string())?;
     let pages: Vec<Page> = Object::new(&value, "the knowledge base")?.required("pages")?;
     Ok(pages.into())
 }

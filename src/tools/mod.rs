@@ -15,7 +15,7 @@ pub mod wikipedia;
 
 pub use crate::chat::{string_schema, ToolSpec};
 use crate::host::LocalBoxFuture;
-use serde_json::Value;
+use crate::json::Value;
 use std::rc::Rc;
 
 /// What a call returned: the observation, and what it cost when the tool measures that.

@@ -12,7 +12,7 @@
 //! into the value the schema describes, the way a reader would: JSON text is parsed, a bare
 //! string fills a tool's only string field, and `"5"` is a number where a number is wanted.
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 /// Checks `input` against `schema` and returns it in the schema's shape (see the module
 /// documentation for the coercions). The error names the field and what was expected, e.g.
@@ -33,7 +33,7 @@ fn shape(schema: &Value, input: &Value) -> Value {
     if let Value::String(text) = input {
         let trimmed = text.trim();
         if trimmed.starts_with('{') {
-            if let Ok(parsed @ Value::Object(_)) = serde_json::from_str::<Value>(trimmed) {
+            if let Ok(parsed @ Value::Object(_)) = crate::json::from_str(trimmed) {
                 return parsed;
             }
         }
@@ -179,7 +179,7 @@ fn coerce(types: &Value, value: &mut Value) {
         return;
     }
     if wanted("number") || wanted("integer") {
-        if let Ok(number @ Value::Number(_)) = serde_json::from_str::<Value>(text) {
+        if let Ok(number @ Value::Number(_)) = crate::json::from_str(text) {
             *value = number;
         }
     } else if wanted("boolean") && (text == "true" || text == "false") {
@@ -329,7 +329,7 @@ fn join(path: &str, field: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     fn units() -> Value {
         json!({

@@ -28,11 +28,11 @@ use crate::host::LocalBoxFuture;
 #[cfg(feature = "builtin-tools")]
 use crate::http::{read_reply, HttpRequest, Transport};
 #[cfg(feature = "builtin-tools")]
+use crate::json::Value;
+#[cfg(feature = "builtin-tools")]
 use crate::json::{FromJson, Object};
 #[cfg(feature = "builtin-tools")]
 use crate::text::sentences;
-#[cfg(feature = "builtin-tools")]
-use serde_json::Value;
 #[cfg(feature = "builtin-tools")]
 use std::cell::RefCell;
 #[cfg(feature = "builtin-tools")]
@@ -282,7 +282,7 @@ impl Search {
         }
         // Read as text first: one JSON reader (`from_str`) serves the whole crate (size).
         let body = body.map_err(ToolError::Failed)?;
-        let reply: Value = serde_json::from_str(&String::from_utf8_lossy(&body)).map_err(|e| {
+        let reply: Value = crate::json::from_str(&String::from_utf8_lossy(&body)).map_err(|e| {
             ToolError::Failed(format!(
                 "{host} sent a reply that is not JSON ({e}); is {} a MediaWiki api.php?",
                 self.wiki.api

@@ -85,10 +85,10 @@ mod cli {
                 if line.trim().is_empty() {
                     continue;
                 }
-                let verdict = match serde_json::from_str::<serde_json::Value>(&line) {
+                let verdict = match tao_agent::json::from_str(&line) {
                     Ok(case) => score::verdict_for_case(&case),
                     Err(e) => {
-                        serde_json::json!({"id": null, "kind": "error", "why": "bad_request", "message": format!("not a JSON line: {e}")})
+                        tao_agent::json!({"id": null, "kind": "error", "why": "bad_request", "message": format!("not a JSON line: {e}")})
                     }
                 };
                 writeln!(out, "{verdict}").map_err(|e| e.to_string())?;
@@ -118,7 +118,7 @@ mod cli {
 
     fn run_command(args: &[String]) -> Result<(), String> {
         // The flags are the page's settings under other names, read by the same code.
-        let mut settings = serde_json::Map::new();
+        let mut settings = tao_agent::json::Map::new();
         for (flag_name, option) in [
             ("--scenario", "scenario"),
             ("--format", "format"),
@@ -205,7 +205,7 @@ mod cli {
             .first()
             .filter(|a| !a.starts_with("--"))
             .ok_or("tao export-jsonl needs the directory of the trajectory files")?;
-        let mut settings = serde_json::Map::new();
+        let mut settings = tao_agent::json::Map::new();
         match (flag(args, "--scenario"), flag(args, "--tools")) {
             (Some(name), _) => settings.insert("scenario".into(), name.into()),
             (None, Some(list)) => settings.insert("tools".into(), list.split(',').map(str::trim).collect()),
@@ -217,7 +217,7 @@ mod cli {
             settings.insert("exemplars".into(), text.into());
         }
         // A model that is never called: the prompts are rendered, not sent.
-        settings.insert("replies".into(), serde_json::Value::Array(Vec::new()));
+        settings.insert("replies".into(), tao_agent::json::Value::Array(Vec::new()));
         let reward_field = flag(args, "--reward-from").unwrap_or("reward");
         let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
             .map_err(|e| format!("cannot read the directory {dir}: {e}"))?
@@ -232,7 +232,7 @@ mod cli {
         for path in &files {
             let read = std::fs::read_to_string(path).map_err(|e| e.to_string());
             let trajectory = read.and_then(|text| match Trajectory::from_json(&text) {
-                Ok(t) => Ok((t, serde_json::from_str::<serde_json::Value>(&text))),
+                Ok(t) => Ok((t, tao_agent::json::from_str(&text))),
                 Err(e) => Err(e.message),
             });
             let (trajectory, raw) = match trajectory {
@@ -243,9 +243,9 @@ mod cli {
                     continue;
                 }
             };
-            let mut extra = serde_json::Map::new();
+            let mut extra = tao_agent::json::Map::new();
             let reward = raw.ok().and_then(|raw| raw.get(reward_field).cloned());
-            if let Some(reward) = reward.filter(serde_json::Value::is_number) {
+            if let Some(reward) = reward.filter(tao_agent::json::Value::is_number) {
                 extra.insert("reward".into(), reward);
             }
             let lang = trajectory.lang;

@@ -7,8 +7,9 @@
 //! public parser API. The native tests compile this same file (see `tests/tests.rs`), so the
 //! corpus tests score exactly what `make parse-score` scores.
 
-use serde_json::{json, Map, Value};
 use tao_agent::format::parse::{self, ParseOptions, Parsed, Style, Verdict};
+use tao_agent::json;
+use tao_agent::json::{Map, Value};
 
 /// The `tao parse --jsonl` contract: one input object {id, text, style, final_marker,
 /// prompt_suffix, tools} (missing fields default; style "mixed" reads as Json) -> one output

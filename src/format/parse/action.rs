@@ -14,7 +14,7 @@ use super::labels::{marker_parts, Label};
 use super::messages::message_for;
 use super::resolve::{with_next, Reader, Step};
 use super::{sub, trim, trim_start, ParseOptions, Style, Why};
-use serde_json::Value;
+use crate::json::Value;
 
 impl Reader<'_> {
     /// Reads the action whose label starts block `b`.

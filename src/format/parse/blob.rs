@@ -11,7 +11,7 @@ use super::json::{parse_json_lenient, scan_json_end};
 use super::resolve::{with_next, Reader, Step};
 use super::stream::LineKind;
 use super::sub;
-use serde_json::Value;
+use crate::json::Value;
 
 impl Reader<'_> {
     /// Looks for a JSON action blob in thought text (fenced, or bare at the start of a line).

@@ -6,7 +6,7 @@
 //! And models put raw newlines and tabs inside JSON strings, which strict JSON forbids, so
 //! [`parse_json_lenient`] escapes them and tries again.
 
-use serde_json::Value;
+use crate::json::Value;
 
 /// String-aware bracket matching, resumable across chunks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -60,7 +60,7 @@ pub(super) fn scan_json_end(text: &str, at: usize) -> Option<usize> {
 
 /// Parses JSON, forgiving raw newlines and tabs inside strings (models write them).
 pub(super) fn parse_json_lenient(s: &str) -> Result<Value, String> {
-    match serde_json::from_str(s) {
+    match crate::json::from_str(s) {
         Ok(v) => Ok(v),
         Err(first) => {
             let mut fixed = String::with_capacity(s.len() + 16);
@@ -89,7 +89,7 @@ pub(super) fn parse_json_lenient(s: &str) -> Result<Value, String> {
                 }
                 fixed.push(c);
             }
-            serde_json::from_str(&fixed).map_err(|_| first.to_string())
+            crate::json::from_str(&fixed).map_err(|_| first.to_string())
         }
     }
 }

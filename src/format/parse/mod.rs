@@ -79,7 +79,7 @@ pub use labels::open_label;
 pub use stream::StreamParser;
 pub use why::Why;
 
-use serde_json::Value;
+use crate::json::Value;
 
 /// Which convention the prompt asked for. The parser accepts all of them in any style
 /// (lenient); the style only decides defaults (e.g. the final-answer marker, whether

@@ -11,7 +11,7 @@ use super::labels::Label;
 use super::stream::{Line, LineKind};
 use super::{messages, prose};
 use super::{sub, trim, ParseOptions, Parsed, Style, Verdict, Why};
-use serde_json::Value;
+use crate::json::Value;
 
 /// A stretch of the reply that starts at a label (or at the start of the reply).
 #[derive(Clone, Copy, Debug)]

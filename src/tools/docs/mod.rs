@@ -20,9 +20,9 @@ use super::{FnTool, Tool, ToolError, ToolOutput};
 use crate::host::LocalBoxFuture;
 #[cfg(feature = "builtin-tools")]
 use crate::http::{read_reply, HttpRequest, Transport};
+use crate::json::Value;
 use crate::json::{invalid_type, FromJson, Object};
 use crate::to_json::{JsonWriter, ToJson};
-use serde_json::Value;
 #[cfg(feature = "builtin-tools")]
 use std::cell::RefCell;
 #[cfg(feature = "builtin-tools")]
@@ -268,7 +268,7 @@ impl DocsAt {
         let bytes = read_reply(response.body, MAX_FILE_BYTES, &self.url).await?;
         // Read as text first: one JSON reader (`from_str`) serves the whole crate (size).
         let text = String::from_utf8_lossy(&bytes);
-        let json: Value = serde_json::from_str(&text).map_err(|e| format!("not JSON ({e})"))?;
+        let json: Value = crate::json::from_str(&text).map_err(|e| format!("not JSON ({e})"))?;
         read_docs(&json)
     }
 }

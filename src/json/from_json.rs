@@ -1,7 +1,7 @@
 //! Reading typed data out of parsed JSON, with clear errors.
 //!
 //! Trajectory files, scenarios, the knowledge base and the specs of JavaScript tools are parsed
-//! into a `serde_json::Value` and then read field by field with [`FromJson`] and [`Object`].
+//! into a [`Value`] and then read field by field with [`FromJson`] and [`Object`].
 //!
 //! **Why not `#[derive(Deserialize)]`?** Size. Derived deserializers compile serde's visitor
 //! machinery for every struct, plus serde_json's whole `Value` deserializer (or a second copy of
@@ -15,7 +15,7 @@
 //! missing is an error; and errors use serde's words (``missing field `task` ``,
 //! `invalid type: string "one", expected u32`).
 
-use serde_json::{Map, Value};
+use super::{Map, Value};
 
 /// A type that can be read from a JSON value. The error says what is wrong, in serde's words.
 pub(crate) trait FromJson: Sized {
@@ -80,15 +80,13 @@ impl FromJson for u32 {
 
 /// The only numbers with fractions in tao's documents are milliseconds, kept to the
 /// microsecond (the agent rounds them so). Read at that precision, a file read, written and
-/// read again keeps its numbers: serde_json's reader (without its `float_roundtrip` feature,
-/// left out for size) is not correctly rounded for every 17-digit decimal, but is exact for
-/// these. (Found by `make fuzz`: a hand-written `1.0666666666666667` came back one unit off.)
+/// read again keeps its numbers: the reader (serde_json's without its `float_roundtrip` feature,
+/// see `read`) is not correctly rounded for every 17-digit decimal, but is exact for these. (Found by `make fuzz`: a hand-written `1.0666666666666667` came back one unit off.)
 impl FromJson for f64 {
     fn from_value(value: &Value) -> Result<Self, String> {
         let ms = value.as_f64().ok_or_else(|| invalid_type(value, "f64"))?;
         match ms.abs() < 1e12 {
             true => Ok((ms * 1000.0).round() / 1000.0),
-            // (Without the number: printing a `Value` would link serde_json's writer, 3 KB.)
             false => Err("invalid value: a time of 10^12 ms or more, expected milliseconds".into()),
         }
     }
@@ -206,7 +204,7 @@ impl<'a> Object<'a> {
 macro_rules! json_struct {
     ($ty:ident $(= $literal:literal)? { $($field:ident $(($required:ident))?),* $(,)? } $(then $upgrade:path)?) => {
         impl $crate::json::FromJson for $ty {
-            fn from_value(value: &serde_json::Value) -> Result<Self, String> {
+            fn from_value(value: &$crate::json::Value) -> Result<Self, String> {
                 let o = $crate::json::Object::new(value, concat!("struct ", stringify!($ty)))?;
                 let mut read = <$ty>::default();
                 $( $crate::json::read_field!(o, read, $field $(, $required)?); )*
@@ -237,7 +235,7 @@ pub(crate) use {json_struct, read_field};
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     fn reads_like_serde_and_says_what_is_wrong_in_its_words() {
