@@ -655,10 +655,17 @@ fn repetition(trajectory: &Trajectory) -> Option<String> {
 fn same_input(a: &serde_json::Value, b: &serde_json::Value) -> bool {
     use serde_json::Value::String;
     match (a, b) {
-        // The usual inputs, texts, are compared where they lie, with nothing copied.
-        (String(a), String(b)) => a == b || plain(a).eq(plain(b)),
+        // The usual inputs, texts, are compared where they lie, with nothing copied; two that
+        // differ and have nothing to set aside differ (told apart at once: this runs each step).
+        (String(a), String(b)) => a == b || (!(bare(a) && bare(b)) && plain(a).eq(plain(b))),
         _ => plain(&input_text(a)).eq(plain(&input_text(b))),
     }
+}
+
+/// Whether `text` is its own [`plain`] form: ASCII with no spacing and no capitals.
+fn bare(text: &str) -> bool {
+    text.bytes()
+        .all(|b| b.is_ascii_graphic() && !b.is_ascii_uppercase())
 }
 
 /// A text's characters with case and runs of spacing set aside: folded, each run of spacing
