@@ -124,7 +124,10 @@ impl Agent {
         call.ms = micros(self.host.now_ms() - started);
         call.raw = match format.is_native() {
             true => text.clone(),
-            false => parser.text().to_string(),
+            // The text read, up to the cut (what came after it is counted below); without a
+            // cut, all that came, which the parser has too (taken, not copied).
+            false if parser.is_cut() => parser.text().to_string(),
+            false => std::mem::take(&mut text),
         };
         step.notes.append(&mut notes);
         if !reasoning.is_empty() {

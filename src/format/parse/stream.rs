@@ -226,7 +226,8 @@ impl StreamParser {
             match probe(line, &self.keywords) {
                 Probe::Label(label, content) => {
                     // `Action Input: ```json` opens a fence on the label's own line.
-                    if sub(line, content, line.len()).matches("```").count() % 2 == 1 {
+                    let rest = sub(line, content, line.len());
+                    if rest.contains('`') && rest.matches("```").count() % 2 == 1 {
                         self.in_fence = true;
                     }
                     LineKind::Label(label, start + content)
