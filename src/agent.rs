@@ -115,6 +115,7 @@ impl Agent {
     /// while not done: action = llm(memory); observation = env(action); memory += [action, observation]
     /// ```
     pub async fn run(&self, task: &str, on_event: Observer<'_>) -> Trajectory {
+        let _shown = self.prompts.vouch(); // (no step changes once the model was shown it)
         let mut trajectory = self.start(task);
         self.restored.set(true); // a new run: the tools start where they are
         while trajectory.stop.is_none() {
@@ -172,6 +173,7 @@ impl Agent {
         {
             trajectory.reopen();
         }
+        let _shown = self.prompts.vouch(); // (no step changes once the model was shown it)
         while trajectory.stop.is_none() && !paused() {
             self.next(trajectory, on_event).await;
         }
