@@ -87,6 +87,10 @@ pub struct Agent {
     pub tools: Registry,
     /// Stops the current run when set.
     pub abort: Abort,
+    /// Whether anyone reads the events sent while a reply streams in (the thought, the tool
+    /// and its input as soon as each is known). When nobody does, the parser does not work
+    /// them out; they are sent once the reply is read, as always. True unless set.
+    pub live_events: bool,
     host: Rc<dyn Host>,
     /// Whether the tools were brought back to where the trajectory left them (see `restore`).
     restored: std::cell::Cell<bool>,
@@ -102,6 +106,7 @@ impl Agent {
             model,
             tools,
             abort: Abort::default(),
+            live_events: true,
             host,
             restored: Default::default(),
             prompts: Default::default(),

@@ -53,6 +53,9 @@ impl Agent {
         let stop = format.stop_sequences(index);
         let specs = self.tool_specs(trajectory);
         let mut parser = StreamParser::new(format.parse_options(&self.tools));
+        if !self.live_events {
+            parser = parser.quiet();
+        }
         let mut text = String::new(); // the whole reply as received
                                       // What the stream has announced so far; the rest is announced once the reply is read.
         let (mut tool, mut thought_sent, mut action_sent) = (String::new(), false, false);
