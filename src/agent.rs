@@ -87,6 +87,10 @@ pub struct Agent {
     pub tools: Registry,
     /// Stops the current run when set.
     pub abort: Abort,
+    /// Whether anyone reads the events sent while a reply streams in (the thought, the tool
+    /// and its input as soon as each is known). When nobody does, the parser does not work
+    /// them out; they are sent once the reply is read, as always. True unless set.
+    pub live_events: bool,
     host: Rc<dyn Host>,
     /// Whether the tools were brought back to where the trajectory left them (see `restore`).
     restored: std::cell::Cell<bool>,
@@ -102,6 +106,7 @@ impl Agent {
             model,
             tools,
             abort: Abort::default(),
+            live_events: true,
             host,
             restored: Default::default(),
             prompts: Default::default(),
@@ -115,6 +120,7 @@ impl Agent {
     /// while not done: action = llm(memory); observation = env(action); memory += [action, observation]
     /// ```
     pub async fn run(&self, task: &str, on_event: Observer<'_>) -> Trajectory {
+        let _shown = self.prompts.vouch(); // (no step changes once the model was shown it)
         let mut trajectory = self.start(task);
         self.restored.set(true); // a new run: the tools start where they are
         while trajectory.stop.is_none() {
@@ -172,6 +178,7 @@ impl Agent {
         {
             trajectory.reopen();
         }
+        let _shown = self.prompts.vouch(); // (no step changes once the model was shown it)
         while trajectory.stop.is_none() && !paused() {
             self.next(trajectory, on_event).await;
         }
@@ -655,10 +662,17 @@ fn repetition(trajectory: &Trajectory) -> Option<String> {
 fn same_input(a: &crate::json::Value, b: &crate::json::Value) -> bool {
     use crate::json::Value::String;
     match (a, b) {
-        // The usual inputs, texts, are compared where they lie, with nothing copied.
-        (String(a), String(b)) => a == b || plain(a).eq(plain(b)),
+        // The usual inputs, texts, are compared where they lie, with nothing copied; two that
+        // differ and have nothing to set aside differ (told apart at once: this runs each step).
+        (String(a), String(b)) => a == b || (!(bare(a) && bare(b)) && plain(a).eq(plain(b))),
         _ => plain(&input_text(a)).eq(plain(&input_text(b))),
     }
+}
+
+/// Whether `text` is its own [`plain`] form: ASCII with no spacing and no capitals.
+fn bare(text: &str) -> bool {
+    text.bytes()
+        .all(|b| b.is_ascii_graphic() && !b.is_ascii_uppercase())
 }
 
 /// A text's characters with case and runs of spacing set aside: folded, each run of spacing

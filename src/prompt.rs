@@ -16,8 +16,12 @@
 //! A run renders the prompt once a step, and the prompt of step k+1 is the prompt of step k
 //! and two messages more. [`Renderer`] keeps the last prompt with what each of its steps was
 //! rendered from, and renders again only the steps that differ from that (it compares them
-//! all, each time: the kept messages cannot drift from the trajectory). So a step costs what
-//! is new in it, not the whole history again.
+//! all, so the kept messages cannot drift from the trajectory, however it was edited between
+//! calls). So a step costs what is new in it, not the whole history again. Within one loop
+//! (`Agent::run`, `Agent::resume`: see [`Renderer::vouch`]) the steps already shown in that
+//! loop are not compared again, nor copied to be: the loop holds the trajectory, and the steps
+//! it changes are ones it has not shown yet (debug builds, and so the tests, compare them
+//! anyway, and fail if one changed). After the loop, they are rendered again.
 
 use crate::chat::{Message, Role, Thinking, ToolCall};
 use crate::format::{tools, Format, Lang, Move};
@@ -79,12 +83,36 @@ struct Kept {
     messages: Vec<Message>,
     /// What its system message and question were rendered from.
     head: Option<Head>,
-    /// Each step it shows, as it was then, and how many messages that step rendered to.
-    steps: Vec<(Shown, usize)>,
+    /// Each step it shows, as it was then, and how many messages that step rendered to. A step
+    /// shown in a loop is not copied (`None`): the loop will not compare it again, and once the
+    /// loop is over it reads as changed.
+    steps: Vec<(Option<Shown>, usize)>,
+    /// Debug builds: each step shown, as it was then (a loop's too), to check the loop's word.
+    #[cfg(debug_assertions)]
+    witnessed: Vec<Shown>,
     /// How many messages the prompt has, once it is given back.
     len: usize,
     /// How many of the last prompt's first messages are those of the one given back before it.
     unchanged: usize,
+    /// How many loops vouch for the steps they are shown (see [`Renderer::vouch`]).
+    loops: usize,
+    /// How many of the kept steps a loop was shown, and so knows unchanged.
+    vouched: usize,
+}
+
+/// While it lives, the loop that holds it vouches that the steps it was shown do not change
+/// (see [`Renderer::vouch`]).
+pub struct Vouch<'a>(&'a Renderer);
+
+impl Drop for Vouch<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut kept) = self.0 .0.try_borrow_mut() {
+            kept.loops = kept.loops.saturating_sub(1);
+            if kept.loops == 0 {
+                kept.vouched = 0;
+            }
+        }
+    }
 }
 
 struct Head {
@@ -97,6 +125,17 @@ struct Head {
 }
 
 impl Renderer {
+    /// Called by a loop that holds the trajectory (borrowed mutably, so nobody else changes
+    /// it) and changes no step once it has shown it: until the guard is dropped, the steps
+    /// [`Renderer::take`] has shown are not compared again (the first take compares them all,
+    /// since the trajectory may have been edited before the loop began).
+    pub fn vouch(&self) -> Vouch<'_> {
+        if let Ok(mut kept) = self.0.try_borrow_mut() {
+            kept.loops += 1;
+        }
+        Vouch(self)
+    }
+
     /// The prompt for the next step of `trajectory`: the same messages as
     /// [`render_with`]`(trajectory, registry, exemplars)`.
     pub fn take(
@@ -129,6 +168,8 @@ impl Renderer {
         let whole = !same_head || messages.len() != kept.len;
         if whole {
             kept.steps.clear();
+            #[cfg(debug_assertions)]
+            kept.witnessed.clear();
             let start = Trajectory::new(&trajectory.task, format, lang, "");
             messages = render_with(&start, registry, exemplars);
             kept.head = Some(Head {
@@ -140,22 +181,43 @@ impl Renderer {
             });
         }
         // The steps shown as they were last time keep their messages; the rest are rendered.
-        let same_steps = kept
-            .steps
-            .iter()
-            .zip(&trajectory.steps)
-            .take_while(|((then, _), now)| same_turn(then, now))
-            .count();
+        // (Those this loop was shown are known unchanged.)
+        let vouched = kept
+            .vouched
+            .min(kept.steps.len())
+            .min(trajectory.steps.len());
+        #[cfg(debug_assertions)]
+        assert!(
+            kept.witnessed[..vouched]
+                .iter()
+                .zip(&trajectory.steps)
+                .all(|(then, now)| same_turn(then, now)),
+            "a step changed after its loop was shown it"
+        );
+        let same_steps = vouched
+            + kept.steps[vouched..]
+                .iter()
+                .zip(&trajectory.steps[vouched..])
+                .take_while(|((then, _), now)| then.as_ref().is_some_and(|t| same_turn(t, now)))
+                .count();
         let shown: usize = kept.steps[same_steps..].iter().map(|(_, n)| n).sum();
         messages.truncate(messages.len() - shown);
         kept.steps.truncate(same_steps);
+        #[cfg(debug_assertions)]
+        kept.witnessed.truncate(same_steps);
         if !whole {
             kept.unchanged = messages.len();
         }
         for step in &trajectory.steps[same_steps..] {
             let before = messages.len();
             turn(format, step, &mut messages);
-            kept.steps.push((Shown::of(step), messages.len() - before));
+            let copy = (kept.loops == 0).then(|| Shown::of(step));
+            kept.steps.push((copy, messages.len() - before));
+            #[cfg(debug_assertions)]
+            kept.witnessed.push(Shown::of(step));
+        }
+        if kept.loops > 0 {
+            kept.vouched = kept.steps.len();
         }
         messages
     }

@@ -543,10 +543,24 @@ fn named_cases_read_as_a_careful_human_would() {
         if let Err(e) = check(&c, &whole) {
             failures.push(format!("{}:\n{}\n  {e}", c.name, c.text));
         }
-        // The same verdict streamed, split at every byte.
+        // The same verdict streamed, split at every byte; and by a parser that works out no
+        // live events (it reports a cut, nothing else).
         for at in 0..=c.text.len() {
             if stream(c.text.as_bytes(), &[at], &options).0 != whole {
                 failures.push(format!("{}: split at byte {at} reads differently", c.name));
+            }
+            let mut quiet = StreamParser::new(options.clone()).quiet();
+            let (a, b) = c.text.as_bytes().split_at(at);
+            let mut events = quiet.push(a);
+            events.extend(quiet.push(b));
+            if events.iter().any(|e| !matches!(e, ParseEvent::Cut { .. })) {
+                failures.push(format!("{}: a quiet parser sent {events:?}", c.name));
+            }
+            if quiet.finish() != whole {
+                failures.push(format!(
+                    "{}: quiet, split at byte {at}, reads differently",
+                    c.name
+                ));
             }
         }
     }

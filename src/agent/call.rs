@@ -53,6 +53,9 @@ impl Agent {
         let stop = format.stop_sequences(index);
         let specs = self.tool_specs(trajectory);
         let mut parser = StreamParser::new(format.parse_options(&self.tools));
+        if !self.live_events {
+            parser = parser.quiet();
+        }
         let mut text = String::new(); // the whole reply as received
                                       // What the stream has announced so far; the rest is announced once the reply is read.
         let (mut tool, mut thought_sent, mut action_sent) = (String::new(), false, false);
@@ -124,7 +127,10 @@ impl Agent {
         call.ms = micros(self.host.now_ms() - started);
         call.raw = match format.is_native() {
             true => text.clone(),
-            false => parser.text().to_string(),
+            // The text read, up to the cut (what came after it is counted below); without a
+            // cut, all that came, which the parser has too (taken, not copied).
+            false if parser.is_cut() => parser.text().to_string(),
+            false => std::mem::take(&mut text),
         };
         step.notes.append(&mut notes);
         if !reasoning.is_empty() {

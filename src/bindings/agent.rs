@@ -219,10 +219,12 @@ impl JsAgent {
         let approve = get(&options, "approve").dyn_into::<Function>().ok();
         // The loop is assembled before the future starts, so the future holds only what the
         // run needs (size: every value an async block holds is part of its state machine).
-        let agent = match self.build(signal.clone(), approve) {
+        let mut agent = match self.build(signal.clone(), approve) {
             Ok(agent) => agent,
             Err(e) => return Promise::reject(&js_error(&e)),
         };
+        // With no listener, the parser need not work out the live events.
+        agent.live_events = on_event.is_some();
         future_to_promise(async move {
             // The AbortSignal sets the loop's abort flag; the closure (made only when there is
             // a signal) must live as long as the run, so it is kept here and removed at the end.

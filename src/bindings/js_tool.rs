@@ -32,8 +32,13 @@ impl Tool for JsTool {
 
     fn call<'a>(&'a self, input: &'a Value) -> LocalBoxFuture<'a, Result<ToolOutput, ToolError>> {
         Box::pin(async move {
-            let argument = to_js(input)
-                .map_err(|_| ToolError::Failed("could not pass the input to the tool".into()))?;
+            // A text input (the text formats' usual one) is made by JS from the text alone.
+            let argument = match input {
+                Value::String(text) => super::values::string(text),
+                _ => to_js(input).map_err(|_| {
+                    ToolError::Failed("could not pass the input to the tool".into())
+                })?,
+            };
             let name = &self.spec.name;
             let returned = self
                 .function

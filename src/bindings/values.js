@@ -58,6 +58,12 @@ export function tao_event(listener, kind, index, n, a, aLength, b, bLength, c, c
 // is looked up once (in Node it is a getter on the global).
 const clock = typeof globalThis.performance?.now === "function" ? globalThis.performance : Date;
 
+/** The text at `at` (see values.rs's `string`). */
+export function tao_string(at, length) {
+  view();
+  return decode(at, length);
+}
+
 export function tao_now() {
   return clock.now();
 }

@@ -46,6 +46,13 @@ extern "C" {
     fn tao_wait(returned: &JsValue, on_value: &JsValue, on_error: &JsValue) -> Option<bool>;
     fn tao_push_message(array: &Array, role: u32, text: u32, length: u32);
     fn tao_now() -> f64;
+    fn tao_string(text: u32, length: u32) -> JsValue;
+}
+
+/// `text` as a JS string, made by `values.js` (no tape: a tool's usual input).
+pub(crate) fn string(text: &str) -> JsValue {
+    ready();
+    tao_string(text.as_ptr() as usize as u32, text.len() as u32)
 }
 
 /// The clock: `performance.now()` where there is one (pages, workers, Node), else `Date.now()`.

@@ -210,10 +210,10 @@ impl Format {
 }
 
 /// An action input as the model should see it: strings as they are, JSON compact.
-pub fn input_text(input: &Value) -> String {
+pub fn input_text(input: &Value) -> std::borrow::Cow<'_, str> {
     match input {
-        Value::String(s) => s.clone(),
-        other => crate::to_json::to_string(other),
+        Value::String(s) => s.into(),
+        other => crate::to_json::to_string(other).into(),
     }
 }
 

@@ -61,21 +61,29 @@ pub fn instructions(tools: &Registry, lang: Lang) -> String {
 
 /// A step as the model's turn.
 pub fn turn(thought: &str, next: Move) -> String {
+    // (Joined rather than `format!`ted: a turn is rendered every step, and the formatting
+    // machinery costs more than the copying.)
+    let thought = thought.trim();
     match next {
         Move::Act { tool, input } => {
-            format!(
-                "Thought: {}\nAction: {tool}\nAction Input: {}",
-                thought.trim(),
-                input_text(input)
-            )
+            let input = input_text(input);
+            [
+                "Thought: ",
+                thought,
+                "\nAction: ",
+                tool,
+                "\nAction Input: ",
+                &input,
+            ]
+            .concat()
         }
-        Move::Answer(answer) => format!("Thought: {}\nFinal Answer: {answer}", thought.trim()),
+        Move::Answer(answer) => ["Thought: ", thought, "\nFinal Answer: ", answer].concat(),
     }
 }
 
 /// How an observation is shown to the model.
 pub fn observation(text: &str) -> String {
-    format!("Observation: {text}")
+    ["Observation: ", text].concat()
 }
 
 /// Where the model should stop: before it writes the observation itself.

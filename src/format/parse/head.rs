@@ -44,8 +44,10 @@ pub(super) enum Head<'t> {
 /// Strips the decoration models put around names: `**search**`, `` `search` ``, `"search"`.
 pub(super) fn clean_name(s: &str) -> &str {
     let decoration = |c: char| matches!(c, '`' | '*' | '"' | '\'');
+    // (Its ends looked at as bytes: the decorations are ASCII. Names are read twice a reply.)
+    let decorated = |b: Option<&u8>| b.is_some_and(|&b| decoration(char::from(b)));
     match trim(s) {
-        s if s.starts_with(decoration) || s.ends_with(decoration) => {
+        s if decorated(s.as_bytes().first()) || decorated(s.as_bytes().last()) => {
             s.trim_matches(decoration).trim()
         }
         s => s,
@@ -53,10 +55,14 @@ pub(super) fn clean_name(s: &str) -> &str {
 }
 
 pub(super) fn is_none_name(name: &str) -> bool {
-    let n = name.trim_end_matches('.');
-    ["none", "n/a", "no action", "null"]
-        .iter()
-        .any(|none| n.eq_ignore_ascii_case(none))
+    let n = name.as_bytes();
+    let dots = n.iter().rev().take_while(|&&b| b == b'.').count();
+    let n = &n[..n.len() - dots];
+    // (Most names are told apart by their first letter.)
+    matches!(n.first(), Some(b'n' | b'N'))
+        && [&b"none"[..], b"n/a", b"no action", b"null"]
+            .iter()
+            .any(|none| n.eq_ignore_ascii_case(none))
 }
 
 fn is_token(s: &str) -> bool {

@@ -209,7 +209,8 @@ pub enum ParseEvent {
 
 /// Parse a complete text (same result as pushing it in any split and calling finish).
 pub fn parse(text: &str, options: &ParseOptions) -> Parsed {
-    let mut parser = StreamParser::new(options.clone());
+    // (Nobody reads the live events of a text read whole.)
+    let mut parser = StreamParser::new(options.clone()).quiet();
     parser.push_str(text);
     parser.finish()
 }

@@ -31,14 +31,18 @@ pub(super) struct Block {
 }
 
 fn blocks_of(text: &str, lines: &[Line]) -> Vec<Block> {
-    let mut blocks = vec![Block {
+    let labels = lines
+        .iter()
+        .filter(|l| matches!(l.kind, LineKind::Label(..)));
+    let mut blocks = Vec::with_capacity(1 + labels.count());
+    blocks.push(Block {
         label: None,
         first: 0,
         last: lines.len(),
         content: 0,
         start: 0,
         end: text.len(),
-    }];
+    });
     for (i, line) in lines.iter().enumerate() {
         if let LineKind::Label(label, content) = line.kind {
             if let Some(prev) = blocks.last_mut() {

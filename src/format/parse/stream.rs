@@ -63,6 +63,8 @@ pub struct StreamParser {
     cut: Option<usize>,
     /// The first action, followed for the live events.
     tracker: Tracker,
+    /// Whether anyone reads the live events (see [`StreamParser::quiet`]).
+    live: bool,
     work: u64,
 }
 
@@ -81,8 +83,17 @@ impl StreamParser {
             action_seen: false,
             cut: None,
             tracker: Tracker::new(),
+            live: true,
             work: 0,
         }
+    }
+
+    /// The same parser, for a caller that does not read the live events (the thought, the
+    /// tool and its input as soon as each is known): they are not worked out, and `push`
+    /// reports only a cut. The verdict is the same.
+    pub fn quiet(mut self) -> Self {
+        self.live = false;
+        self
     }
 
     /// Feed the next streamed bytes. Chunks may split anywhere, including inside a multi-byte
@@ -226,7 +237,8 @@ impl StreamParser {
             match probe(line, &self.keywords) {
                 Probe::Label(label, content) => {
                     // `Action Input: ```json` opens a fence on the label's own line.
-                    if sub(line, content, line.len()).matches("```").count() % 2 == 1 {
+                    let rest = sub(line, content, line.len());
+                    if rest.contains('`') && rest.matches("```").count() % 2 == 1 {
                         self.in_fence = true;
                     }
                     LineKind::Label(label, start + content)
@@ -254,7 +266,9 @@ impl StreamParser {
             options: &self.options,
             action_seen: self.action_seen,
         };
-        self.tracker.line(&seen, events);
+        if self.live {
+            self.tracker.line(&seen, events);
+        }
     }
 
     /// Remembers whether an action has begun (the precondition for cutting).
@@ -293,7 +307,9 @@ impl StreamParser {
             options: &self.options,
             action_seen: self.action_seen,
         };
-        self.tracker.cut(&seen, events);
+        if self.live {
+            self.tracker.cut(&seen, events);
+        }
         self.cut = Some(at);
         self.text.truncate(at);
         self.utf8_tail.clear();
