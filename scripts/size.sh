@@ -60,14 +60,18 @@
 # of tao's own (src/json: serde_json's reader ported, the same values and the same errors, its
 # 309 powers of ten computed instead of tabled; checked against serde_json by tests/json.rs and
 # make fuzz): 149,559 -> 143,349 B (-6,210); the two modules lost their copies too (providers
-# 75,784 -> 69,874, tools 80,000 -> 73,956).
+# 75,784 -> 69,874, tools 80,000 -> 73,956). Goal and ceiling went up by 0.5 KiB with the speed
+# work that brought a turn to a tenth of the AI SDK's (issue 13): the JS model's channel kept from
+# run to run +0.2 KB, the clock read through values.js -0.2, the prompt's steps vouched for within
+# a loop and not copied +0.3, the parser's live events only for a listener and its action heads
+# read by their first byte +0.2, a tool's text input made in JS +0.1, and the rest: 144,143 B.
 # The ceiling is today's size plus a little headroom, so a regression fails the
 # build long before it reaches the goal; lower it as size work lands (and raise it only with a
 # reason in the commit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-GOAL_GZIP=$((141 * 1024))
-CEILING_GZIP=$((140 * 1024 + 512))
+GOAL_GZIP=$((141 * 1024 + 512))
+CEILING_GZIP=$((141 * 1024))
 gz() { gzip -9 -c "$1" | wc -c; }
 wasm=pkg/tao_agent_bg.wasm glue=pkg/tao_agent.js
 # The core's own JS that the glue imports (src/bindings/values.js), as wasm-bindgen writes it.
