@@ -18,6 +18,9 @@
 
 #[path = "../fuzz/checks.rs"]
 mod checks;
+#[path = "../tests/rng.rs"]
+mod rng;
+use rng::Rng;
 
 use std::time::{Duration, Instant};
 use tao_agent::format::Lang;
@@ -64,20 +67,6 @@ const PIECES: &[&str] = &[
     "\u{FFFD}",
     "日本",
 ];
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 fn mutate(rng: &mut Rng, seed: &[u8], seeds: &[Vec<u8>], json: bool) -> Vec<u8> {
     let mut out = seed.to_vec();

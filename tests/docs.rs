@@ -3,6 +3,7 @@
 //! arithmetic checked by hand, passages cut in multibyte text, bad document lists, and no
 //! panic on random input.
 
+use super::rng::Rng;
 use std::rc::Rc;
 use tao_agent::host::block_on;
 use tao_agent::json;
@@ -374,18 +375,8 @@ fn bad_document_lists_say_which_entry_and_what_is_wrong() {
     assert_eq!(read_docs(&json!([])), Ok(vec![]));
 }
 
-/// A tiny deterministic RNG (xorshift64), so the random cases are the same on every run.
-struct Rng(u64);
+/// The random pages and queries (see `super::rng`: the same cases on every run).
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
     /// A string of up to `most` random pieces: words, spaces, punctuation, scripts, emoji, combining marks,
     /// and now and then raw bytes read as UTF-8 (lossily, as a page would).
     fn text(&mut self, most: usize) -> String {

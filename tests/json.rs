@@ -6,6 +6,7 @@
 //! and data, every prefix of the small ones, thousands of random documents and mutations of
 //! them, and the edges (numbers, escapes, surrogates, nesting, long strings).
 
+use super::rng::Rng;
 use tao_agent::json::{self, Value};
 use tao_agent::to_json;
 
@@ -114,26 +115,6 @@ fn check_written(ours: &Value, theirs: &serde_json::Value) {
         pretty,
         "displayed differently ({{:#}})"
     );
-}
-
-/// A small deterministic random source (xorshift), so that a failure replays.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    fn pick<'a>(&mut self, choices: &[&'a str]) -> &'a str {
-        choices[self.below(choices.len())]
-    }
 }
 
 /// Numbers at the edges: of u64 and i64, of f64 (the largest, the smallest normal and

@@ -28,6 +28,8 @@ mod parser;
 /// Providers over a recorded transport: request bodies, vendor streams split at every byte,
 /// retries, failures with their fixes, the client-side stop, and `auto`'s fallback.
 mod providers;
+/// A small deterministic random source for the randomised tests (shared with `make fuzz`).
+mod rng;
 /// `tao parse`'s JSON verdicts, compiled from the CLI's own source so that the corpus tests
 /// score exactly what `make parse-score` scores.
 #[path = "../src/bin/tao/score.rs"]
