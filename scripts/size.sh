@@ -64,7 +64,7 @@
 # work that brought a turn to a tenth of the AI SDK's (issue 13): the JS model's channel kept from
 # run to run +0.2 KB, the clock read through values.js -0.2, the prompt's steps vouched for within
 # a loop and not copied +0.3, the parser's live events only for a listener and its action heads
-# read by their first byte +0.2, a tool's text input made in JS +0.1, and the rest: 144,143 B.
+# read by their first byte +0.2, a tool's text input made in JS +0.1, and the rest: 144,143 B (144,154 with the loop's word tied to the trajectory it holds).
 # The ceiling is today's size plus a little headroom, so a regression fails the
 # build long before it reaches the goal; lower it as size work lands (and raise it only with a
 # reason in the commit).

@@ -120,8 +120,8 @@ impl Agent {
     /// while not done: action = llm(memory); observation = env(action); memory += [action, observation]
     /// ```
     pub async fn run(&self, task: &str, on_event: Observer<'_>) -> Trajectory {
-        let _shown = self.prompts.vouch(); // (no step changes once the model was shown it)
         let mut trajectory = self.start(task);
+        let _shown = self.prompts.vouch(&trajectory); // (no step changes once it was shown)
         self.restored.set(true); // a new run: the tools start where they are
         while trajectory.stop.is_none() {
             self.step(&mut trajectory, on_event).await;
@@ -178,7 +178,7 @@ impl Agent {
         {
             trajectory.reopen();
         }
-        let _shown = self.prompts.vouch(); // (no step changes once the model was shown it)
+        let _shown = self.prompts.vouch(trajectory); // (no step changes once it was shown)
         while trajectory.stop.is_none() && !paused() {
             self.next(trajectory, on_event).await;
         }

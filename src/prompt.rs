@@ -94,9 +94,9 @@ struct Kept {
     len: usize,
     /// How many of the last prompt's first messages are those of the one given back before it.
     unchanged: usize,
-    /// How many loops vouch for the steps they are shown (see [`Renderer::vouch`]).
-    loops: usize,
-    /// How many of the kept steps a loop was shown, and so knows unchanged.
+    /// The trajectory a loop holds and vouches for (its address: see [`Renderer::vouch`]).
+    vouched_for: Option<usize>,
+    /// How many of the kept steps were shown to that loop, and so are known unchanged.
     vouched: usize,
 }
 
@@ -106,13 +106,17 @@ pub struct Vouch<'a>(&'a Renderer);
 
 impl Drop for Vouch<'_> {
     fn drop(&mut self) {
+        // (Whichever loop ends, no loop's word is taken any more: at worst, one still running
+        // has its steps compared again.)
         if let Ok(mut kept) = self.0 .0.try_borrow_mut() {
-            kept.loops = kept.loops.saturating_sub(1);
-            if kept.loops == 0 {
-                kept.vouched = 0;
-            }
+            (kept.vouched_for, kept.vouched) = (None, 0);
         }
     }
+}
+
+/// A trajectory's address: which trajectory a loop holds (no other can be at it meanwhile).
+fn address(trajectory: &Trajectory) -> usize {
+    trajectory as *const Trajectory as usize
 }
 
 struct Head {
@@ -125,13 +129,14 @@ struct Head {
 }
 
 impl Renderer {
-    /// Called by a loop that holds the trajectory (borrowed mutably, so nobody else changes
-    /// it) and changes no step once it has shown it: until the guard is dropped, the steps
-    /// [`Renderer::take`] has shown are not compared again (the first take compares them all,
-    /// since the trajectory may have been edited before the loop began).
-    pub fn vouch(&self) -> Vouch<'_> {
+    /// Called by a loop that holds `trajectory` (borrowed mutably, so nobody else changes it)
+    /// and changes no step of it once it has shown it: until the guard is dropped, the steps of
+    /// it [`Renderer::take`] has shown are not compared again, nor copied to be. The first take
+    /// compares them all (the trajectory may have been edited before the loop began), and so
+    /// does a take of any other trajectory (another run of the same agent, meanwhile).
+    pub fn vouch(&self, trajectory: &Trajectory) -> Vouch<'_> {
         if let Ok(mut kept) = self.0.try_borrow_mut() {
-            kept.loops += 1;
+            (kept.vouched_for, kept.vouched) = (Some(address(trajectory)), 0);
         }
         Vouch(self)
     }
@@ -181,7 +186,11 @@ impl Renderer {
             });
         }
         // The steps shown as they were last time keep their messages; the rest are rendered.
-        // (Those this loop was shown are known unchanged.)
+        // (Those the loop that holds the trajectory was shown are known unchanged.)
+        let held = kept.vouched_for == Some(address(trajectory));
+        if !held {
+            kept.vouched = 0;
+        }
         let vouched = kept
             .vouched
             .min(kept.steps.len())
@@ -211,12 +220,12 @@ impl Renderer {
         for step in &trajectory.steps[same_steps..] {
             let before = messages.len();
             turn(format, step, &mut messages);
-            let copy = (kept.loops == 0).then(|| Shown::of(step));
+            let copy = (!held).then(|| Shown::of(step));
             kept.steps.push((copy, messages.len() - before));
             #[cfg(debug_assertions)]
             kept.witnessed.push(Shown::of(step));
         }
-        if kept.loops > 0 {
+        if held {
             kept.vouched = kept.steps.len();
         }
         messages
@@ -482,5 +491,37 @@ mod tests {
         // Not given back: rendered whole.
         let lost = renderer.take(&t, &registry, None);
         assert_eq!(renderer.take(&t, &registry, None), lost);
+    }
+
+    /// A loop's word holds for its own trajectory only: another trajectory of the same task,
+    /// rendered by the same renderer meanwhile (another run of the same agent), is compared in
+    /// full, and so is the loop's own once the loop is over.
+    #[test]
+    fn a_vouched_prompt_is_the_whole_prompt_too() {
+        let mut registry = Registry::new();
+        let echo = |s: &str| Ok(s.to_string());
+        registry.register(Rc::new(FnTool::new("echo", "Repeats.", "text", echo)));
+        let renderer = Renderer::default();
+        let check = |t: &Trajectory, what: &str| {
+            let kept = renderer.take(t, &registry, None);
+            assert_eq!(kept, render_with(t, &registry, None), "{what}");
+            renderer.keep(kept);
+        };
+        let mut held = Trajectory::new("Echo the tokens", Format::Mrkl, Lang::En, "m");
+        let mut other = held.clone();
+        for i in 1..=3 {
+            held.steps.push(step(i, &format!("Thought {i}."), "echo:a"));
+            other.steps.push(step(i, &format!("Other {i}."), "echo:b"));
+        }
+        let shown = renderer.vouch(&held);
+        check(&held, "the held trajectory");
+        check(&other, "another one meanwhile");
+        held.steps.push(step(4, "Thought 4.", "echo:a"));
+        check(&held, "the held one, a step more");
+        check(&other, "the other one again");
+        check(&held, "the held one again");
+        drop(shown);
+        held.steps[0].thought = "Edited after the loop.".into();
+        check(&held, "edited once the loop is over");
     }
 }
