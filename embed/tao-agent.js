@@ -33,9 +33,10 @@
 //! (`tao-step`, `tao-thought`, `tao-action`, `tao-observation`, `tao-answer`, `tao-stopped`, …),
 //! then `tao-done` with the trajectory; `tao-error` when a run cannot start.
 //!
-//! The scenarios and the pages of the offline `search` are not in the wasm: the element fetches
-//! them (`data/` beside this module) only when it needs them, for a `scenario` or for `search` /
-//! `lookup` without a `wiki`; `fetchOfflineData()` does the same for a page that uses `Agent`.
+//! The scenarios, the pages of the offline `search` and the Chinese prompts are not in the wasm:
+//! the element fetches them (`data/` beside this module) only when it needs them, for a
+//! `scenario`, for `search` / `lookup` without a `wiki`, or for `lang="zh"`;
+//! `fetchOfflineData()` does the same for a page that uses `Agent`.
 
 import init, { Agent, scenarios, loadOfflineData } from "./tao_agent.js";
 import { setLang, loadLang } from "./i18n.js";
@@ -79,30 +80,37 @@ function load() {
   return loading;
 }
 
-let offline = null;
+const installed = {};
 /**
- * Loads the offline data once for the whole page: fetches `data/scenarios.json` and
- * `data/knowledge.json` beside this module while the wasm loads, then installs them in the core.
- * A failed fetch is tried again at the next call.
+ * Loads offline data once for the whole page: fetches `data/<name>.json` beside this module for
+ * each of `names` while the wasm loads, then installs it in the core: the scenarios, the
+ * offline search's pages, and the Chinese prompts (which an agent in Chinese needs). A failed
+ * fetch is tried again at the next call.
  */
-export function fetchOfflineData() {
+export function fetchOfflineData(names = ["scenarios", "knowledge", "zh"]) {
   const text = async (name) => {
     const url = new URL(`./data/${name}.json`, import.meta.url);
     const response = await fetch(url);
     if (!response.ok) throw new Error(`could not load the offline data from ${url}: HTTP ${response.status}`);
     return response.text();
   };
-  offline ??= Promise.all([load(), text("scenarios"), text("knowledge")]).then(([, scenarios, knowledge]) =>
-    loadOfflineData({ scenarios, knowledge }),
-  );
-  offline.catch(() => (offline = null));
-  return offline;
+  const install = (name) => {
+    installed[name] ??= Promise.all([load(), text(name)]).then(([, data]) => loadOfflineData({ [name]: data }));
+    installed[name].catch(() => delete installed[name]);
+    return installed[name];
+  };
+  return Promise.all(names.map(install)).then(() => {});
 }
 
-/** Whether a run with `config` reads the offline data: a scenario, or the offline `search`/`lookup`. */
-function needsOfflineData(config) {
+/**
+ * The offline data a run with `config` reads: the scenarios and pages for a scenario or the
+ * offline `search`/`lookup`, the Chinese prompts for an agent in Chinese.
+ */
+function offlineDataFor(config) {
   const offlineSearch = !config.wiki && (config.tools ?? []).some((t) => t === "search" || t === "lookup");
-  return Boolean(config.scenario) || offlineSearch;
+  const names = config.scenario || offlineSearch ? ["scenarios", "knowledge"] : [];
+  if (typeof config.lang === "string" && config.lang !== "" && !/^en/i.test(config.lang)) names.push("zh");
+  return names;
 }
 
 /** HTMLElement, or a plain class where there is no DOM (Node): importing the package there works. */
@@ -273,7 +281,7 @@ export class TaoAgent extends ElementBase {
   async run(task) {
     await this.ready;
     try {
-      if (needsOfflineData(this.config())) await fetchOfflineData();
+      await fetchOfflineData(offlineDataFor(this.config()));
     } catch (e) {
       throw this.#fail(e);
     }

@@ -41,10 +41,11 @@ export declare function scenarios(lang?: "en" | "zh"): ScenarioInfo[];
  */
 export declare function loadOfflineData(data: OfflineData): void;
 /**
- * Fetches the package's `data/scenarios.json` and `data/knowledge.json` (once; also loads the
- * wasm) and loads them with `loadOfflineData`. `<tao-agent>` calls it itself when a run needs them.
+ * Fetches the package's `data/<name>.json` for each of `names` (by default all three: the
+ * scenarios, the offline search's pages and the Chinese prompts; each once, and the wasm too)
+ * and loads them with `loadOfflineData`. `<tao-agent>` calls it itself when a run needs them.
  */
-export declare function fetchOfflineData(): Promise<void>;
+export declare function fetchOfflineData(names?: ("scenarios" | "knowledge" | "zh")[]): Promise<void>;
 /** The providers over HTTP, with their default base URLs and example models. */
 export declare function providers(): ProviderInfo[];
 /** The tools built into the core: "search", "lookup", "calculator", "search_docs". */

@@ -7,7 +7,8 @@
 //!
 //! The classes are exported too: `customElements.define("my-agent", class extends TaoAgent {})`
 //! registers the element under another name as well. So is `fetchOfflineData()`, which loads
-//! the scenarios and the offline `search`'s pages (not in the wasm) for a page that uses `Agent`.
+//! the scenarios, the offline `search`'s pages and the Chinese prompts (not in the wasm) for a
+//! page that uses `Agent`.
 
 export * from "./tao_agent.js";
 export { default, default as init } from "./tao_agent.js";

@@ -34,12 +34,14 @@ scripts/minify.sh pkg/tao_agent.js pkg/tao_net.js pkg/tao_tools.js $(find pkg/sn
 # when the first wasm tool is registered (so the core above does not carry wasmi).
 scripts/build-sandbox.sh
 # The offline data: every scenario as one JSON array, in the menu order of src/scenarios.rs's
-# FILES (read from there, so the two cannot disagree), and the knowledge pages; both minified.
+# FILES (read from there, so the two cannot disagree), the knowledge pages, and the Chinese
+# prompts (data/zh.json: a page that runs an agent in Chinese loads them first); all minified.
 mkdir -p pkg/data
 node -e 'const fs = require("fs"); const [out, ...files] = process.argv.slice(1);
   const read = (f) => JSON.parse(fs.readFileSync(f, "utf8"));
   fs.writeFileSync(out + "/scenarios.json", JSON.stringify(files.map(read)));
-  fs.writeFileSync(out + "/knowledge.json", JSON.stringify(read("data/knowledge.json")));' \
+  fs.writeFileSync(out + "/knowledge.json", JSON.stringify(read("data/knowledge.json")));
+  fs.writeFileSync(out + "/zh.json", JSON.stringify(read("data/zh.json")));' \
   pkg/data $(sed -n '/^const FILES/,/^];/p' src/scenarios.rs | grep -o 'data/scenarios/[a-z0-9-]*\.json')
 # The scenarios' list, as the core's `scenarios(lang)` gives it in English and Chinese (names,
 # titles, tasks, tools: 1 KB gzip), for a page that shows the menu before it plays a scenario:

@@ -13,8 +13,9 @@
 #   i18n-zh.js                words in Chinese, loaded only by an element that speaks Chinese
 #   chart.js, picture.js      a tool's chart, drawn in its observation (loaded with the first one)
 #   wasm-tool.js, sandbox*.js, tao_sandbox*   sandboxed wasm tools, loaded only when one is made
-#   data/scenarios.json, data/knowledge.json  the offline data (the scenarios, the offline
-#                             search's pages), not in the wasm: loaded only when a run needs it
+#   data/scenarios.json, data/knowledge.json, data/zh.json  the offline data (the scenarios,
+#                             the offline search's pages, the Chinese prompts), not in the
+#                             wasm: loaded only when a run needs it
 #   package.json, README.md
 #
 # Everything is copied from pkg/ (scripts/build.sh), www/ and embed/, so the page and the
@@ -62,7 +63,7 @@ cat > dist/package.json <<JSON
     "tao_tools.js", "tao_tools_bg.wasm",
     "tao-agent.js", "tao-agent.css",
     "trajectory.js", "i18n.js", "i18n-zh.js", "chart.js", "picture.js", "wasm-tool.js", "sandbox.js", "sandbox-worker.js",
-    "tao_sandbox.js", "tao_sandbox_bg.wasm", "data/scenarios.json", "data/knowledge.json", "snippets/", "README.md"
+    "tao_sandbox.js", "tao_sandbox_bg.wasm", "data/scenarios.json", "data/knowledge.json", "data/zh.json", "snippets/", "README.md"
   ]
 }
 JSON
@@ -77,4 +78,5 @@ done
 printf '  %-22s %8d bytes gzip (what a page with <tao-agent> loads)\n' "total" "$total"
 data=$(( $(gzip -9c dist/data/scenarios.json | wc -c) + $(gzip -9c dist/data/knowledge.json | wc -c) ))
 printf '  %-22s %8d bytes gzip (more, for a scenario or the offline search)\n' "data/*.json" "$data"
-printf '  %-22s %8d bytes gzip (more, for an element in Chinese)\n' "i18n-zh.js" "$(gzip -9c dist/i18n-zh.js | wc -c)"
+zh=$(( $(gzip -9c dist/i18n-zh.js | wc -c) + $(gzip -9c dist/data/zh.json | wc -c) ))
+printf '  %-22s %8d bytes gzip (more, for an element in Chinese: its words and prompts)\n' "i18n-zh.js, zh.json" "$zh"

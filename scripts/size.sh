@@ -65,13 +65,17 @@
 # run to run +0.2 KB, the clock read through values.js -0.2, the prompt's steps vouched for within
 # a loop and not copied +0.3, the parser's live events only for a listener and its action heads
 # read by their first byte +0.2, a tool's text input made in JS +0.1, and the rest: 144,143 B (144,154 with the loop's word tied to the trajectory it holds).
+# Goal and ceiling came down by 0.5 KiB when the long Chinese texts (the seven formats' prompts
+# and examples, the memo prompts, the tools' descriptions: data/zh.json, 2.0 KB gzip on its own)
+# left the shipped core for pkg/data/zh.json, loaded by a page before its first agent in
+# Chinese: -1.7 KB of data, +1.0 KB of code to load and require them; 144,154 -> 143,491 B.
 # The ceiling is today's size plus a little headroom, so a regression fails the
 # build long before it reaches the goal; lower it as size work lands (and raise it only with a
 # reason in the commit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-GOAL_GZIP=$((141 * 1024 + 512))
-CEILING_GZIP=$((141 * 1024))
+GOAL_GZIP=$((141 * 1024))
+CEILING_GZIP=$((140 * 1024 + 512))
 gz() { gzip -9 -c "$1" | wc -c; }
 wasm=pkg/tao_agent_bg.wasm glue=pkg/tao_agent.js
 # The core's own JS that the glue imports (src/bindings/values.js), as wasm-bindgen writes it.

@@ -73,6 +73,7 @@ pub mod to_json;
 pub mod tools;
 pub mod training;
 pub mod trajectory;
+pub mod zh;
 
 #[cfg(target_arch = "wasm32")]
 pub mod bindings;

@@ -185,6 +185,10 @@ impl Settings {
             s.config.lang = Lang::from_name(&name).ok_or_else(|| {
                 Error::config(format!("unknown lang \"{name}\"; use \"en\" or \"zh\""))
             })?;
+            // A core without the Chinese texts says so now, not with a prompt missing its text.
+            if s.config.lang == Lang::Zh {
+                crate::zh::require()?;
+            }
         }
         if let Some(n) = read.whole("maxSteps")? {
             if n == 0 {

@@ -14,6 +14,7 @@ use tao_agent::llm::scripted::{Policy, Scripted};
 use tao_agent::llm::{Model, OnDelta, Reply, Request, Role};
 use tao_agent::settings::{Parts, Settings};
 use tao_agent::tools::{builtin, Registry};
+use tao_agent::zh::{self, Zh};
 use tao_agent::{scenarios, Agent, Config, Error, StopReason, Trajectory};
 
 const MODES: [Format; 3] = [Format::Act, Format::Cot, Format::Standard];
@@ -54,7 +55,8 @@ fn act_prompt_is_the_paper_without_thoughts() {
     assert!(!en.contains("Thought"), "act has no thoughts: {en}");
     let zh = instructions(Format::Act, Lang::Zh, None);
     assert!(
-        zh.contains("(3) Finish[answer],给出答案并结束任务。") && zh.ends_with(act::EXAMPLE_ZH)
+        zh.contains("(3) Finish[answer],给出答案并结束任务。")
+            && zh.ends_with(zh::text(Zh::ActExample))
     );
 }
 
@@ -62,7 +64,12 @@ fn act_prompt_is_the_paper_without_thoughts() {
 fn cot_and_standard_prompts_list_no_tools() {
     let cases = [
         (Format::Cot, Lang::En, cot::PROMPT_EN, cot::EXAMPLE_EN),
-        (Format::Cot, Lang::Zh, cot::PROMPT_ZH, cot::EXAMPLE_ZH),
+        (
+            Format::Cot,
+            Lang::Zh,
+            zh::text(Zh::Cot),
+            zh::text(Zh::CotExample),
+        ),
         (
             Format::Standard,
             Lang::En,
@@ -72,8 +79,8 @@ fn cot_and_standard_prompts_list_no_tools() {
         (
             Format::Standard,
             Lang::Zh,
-            standard::PROMPT_ZH,
-            standard::EXAMPLE_ZH,
+            zh::text(Zh::Standard),
+            zh::text(Zh::StandardExample),
         ),
     ];
     for (format, lang, prompt, example) in cases {

@@ -70,8 +70,8 @@ export function scenarioList(lang) {
 }
 
 /**
- * Fetches `pkg/data/<name>.json` ("scenarios" or "knowledge") and installs it in the core, once
- * (a failed fetch is tried again at the next need).
+ * Fetches `pkg/data/<name>.json` ("scenarios", "knowledge" or "zh") and installs it in the
+ * core, once (a failed fetch is tried again at the next need).
  */
 const installing = {};
 export function offlineData(name) {
@@ -88,19 +88,24 @@ export function offlineData(name) {
 /**
  * Resolves once the offline data that agent settings `config` read is in: the scenarios when
  * they name one, the offline search's pages for `search` or `lookup` without a wiki (or tools
- * left to the scenario).
+ * left to the scenario), and the Chinese prompts for an agent, or a `trajectory` it is given,
+ * in Chinese.
  */
-export async function dataFor(config) {
+export async function dataFor(config, trajectory) {
   const tools = config.tools ?? ["search"];
   const needs = [];
   if (config.scenario) needs.push(offlineData("scenarios"));
   if (!config.wiki && tools.some((name) => name === "search" || name === "lookup")) needs.push(offlineData("knowledge"));
+  if (inChinese(config.lang) || inChinese(trajectory?.lang)) needs.push(offlineData("zh"));
   await Promise.all(needs);
 }
 
-/** `new Agent(config)`, once the offline data it reads is in. */
-export async function newAgent(config) {
-  await dataFor(config);
+/** Whether a `lang` setting is other than English (the core reads "zh", "cn", "chinese", ...). */
+const inChinese = (lang) => typeof lang === "string" && lang !== "" && !/^en/i.test(lang);
+
+/** `new Agent(config)`, once the offline data it reads (and `trajectory`'s language) is in. */
+export async function newAgent(config, trajectory) {
+  await dataFor(config, trajectory);
   return new state.tao.Agent(config);
 }
 

@@ -43,7 +43,7 @@ async function inspect(index, opener) {
   const panel = toolsPanel.settings();
   let agent;
   try {
-    agent = await newAgent(agentConfig({ ...controls.settings(), provider: "scripted" }, panel));
+    agent = await newAgent(agentConfig({ ...controls.settings(), provider: "scripted" }, panel), traj);
     await registerPageTools(agent, panel);
     const prompt = agent.promptAt(traj, index);
     const previous = index > 1 ? agent.promptAt(traj, index - 1) : null;

@@ -19,13 +19,12 @@ use crate::format::{input_text, Lang};
 use crate::llm::{Delta, Request};
 use crate::text::{estimate_tokens, folded, sentences};
 use crate::trajectory::{Memo, MemoKind, ModelCall, Step, StopReason, Trajectory};
+use crate::zh::{self, Zh};
 
-/// What the model is asked when it writes a summary.
+/// What the model is asked when it writes a summary (in Chinese: `summary` in data/zh.json).
 const SUMMARY_EN: &str = "You keep the memory of a ReAct agent that is working on the question below. Its earliest steps no longer fit in its prompt. Condense them into a short summary, at most five sentences: the facts found, with the tool and input that found each; what was tried without success; what is still to find. Write only the summary.";
-const SUMMARY_ZH: &str = "你负责记录一个 ReAct 智能体的记忆,它正在回答下面的问题。它最早的几步已经放不进提示词了。请把它们压缩成一段简短的摘要,不超过五句:找到了哪些事实,以及是用哪个工具和输入找到的;哪些尝试没有成功;还需要查找什么。只写摘要。";
-/// What the model is asked when it writes a reflection.
+/// What the model is asked when it writes a reflection (in Chinese: `reflection` there).
 const REFLECTION_EN: &str = "You are a ReAct agent working on the question below, pausing to reflect on your steps so far. In two or three sentences, say what you have learned, what went wrong (if anything), and what you will try next. Write only the reflection.";
-const REFLECTION_ZH: &str = "你是一个正在回答下面问题的 ReAct 智能体,现在停下来反思到目前为止的步骤。用两三句话说明:你了解到了什么,哪里出了问题(如果有),接下来打算尝试什么。只写反思。";
 
 /// The longest piece of an observation a memo's prompt quotes, in characters.
 const QUOTE_CHARS: usize = 600;
@@ -141,9 +140,9 @@ impl Agent {
     ) -> Result<ModelCall, crate::error::Error> {
         let lang = trajectory.lang;
         let instructions = match (kind, lang) {
-            (MemoKind::Summary, Lang::Zh) => SUMMARY_ZH,
+            (MemoKind::Summary, Lang::Zh) => zh::text(Zh::Summary),
             (MemoKind::Summary, _) => SUMMARY_EN,
-            (MemoKind::Reflection, Lang::Zh) => REFLECTION_ZH,
+            (MemoKind::Reflection, Lang::Zh) => zh::text(Zh::Reflection),
             (MemoKind::Reflection, _) => REFLECTION_EN,
         };
         let from = condensed(trajectory);

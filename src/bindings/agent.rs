@@ -311,5 +311,10 @@ fn read_trajectory(value: &JsValue) -> Result<Trajectory, Error> {
         .ok()
         .and_then(|s| s.as_string())
         .unwrap_or_default();
-    Trajectory::from_json(&text)
+    let trajectory = Trajectory::from_json(&text)?;
+    // Its prompts are rendered in its own language: the Chinese texts must be loaded.
+    if trajectory.lang == crate::format::Lang::Zh {
+        crate::zh::require()?;
+    }
+    Ok(trajectory)
 }

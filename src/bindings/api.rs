@@ -19,8 +19,9 @@ pub fn version() -> String {
     env!("CARGO_PKG_VERSION").into()
 }
 
-/// Loads the offline data the shipped wasm leaves out: the texts of `data/scenarios.json` and
-/// `data/knowledge.json` (either may be left out), replacing what was loaded; throws on a bad file.
+/// Loads the data the shipped wasm leaves out: the texts of `data/scenarios.json`,
+/// `data/knowledge.json` and `data/zh.json` (the Chinese prompts; any may be left out),
+/// replacing what was loaded; throws on a bad file.
 #[wasm_bindgen(js_name = loadOfflineData)]
 pub fn load_offline_data(
     #[wasm_bindgen(unchecked_param_type = "OfflineData")] data: JsValue,
@@ -41,6 +42,9 @@ pub fn load_offline_data(
     }
     if let Some(pages) = text("knowledge")? {
         knowledge::install(&pages).map_err(|e| js_error(&e))?;
+    }
+    if let Some(texts) = text("zh")? {
+        crate::zh::install(&texts).map_err(|e| js_error(&e))?;
     }
     Ok(())
 }

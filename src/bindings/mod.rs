@@ -7,6 +7,7 @@
 //! await init();
 //! const text = (name) => fetch(`./pkg/data/${name}.json`).then((r) => r.text());
 //! loadOfflineData({ scenarios: await text("scenarios"), knowledge: await text("knowledge") });
+//! // An agent (or a trajectory) in Chinese needs the Chinese prompts too: `zh: await text("zh")`.
 //! const agent = new Agent({ scenario: "apple-ceo", delayMs: 30 });
 //! agent.registerTool({ name: "docs", description: "Searches our docs" }, async (q) => "...");
 //! const trajectory = await agent.run("What is ...?", { onEvent: (e) => console.log(e), signal });

@@ -175,8 +175,8 @@ export interface ScenarioInfo { name: string; title: string; description: string
   gold: string | null;
   /** The modes the offline model has scripted replies for: always "react" (the `policy`, used for "mrkl", "paper", "tools", "auto" and any mode without its own), then any of "act", "cot", "standard". */
   modes: ("react" | "act" | "cot" | "standard")[]; }
-/** The offline data, as text, for `loadOfflineData`: the files `data/scenarios.json` (every scenario, one JSON array) and `data/knowledge.json` (the pages of the offline `search` and `lookup`) beside the wasm. */
-export interface OfflineData { scenarios?: string; knowledge?: string }
+/** The offline data, as text, for `loadOfflineData`: the files `data/scenarios.json` (every scenario, one JSON array), `data/knowledge.json` (the pages of the offline `search` and `lookup`) and `data/zh.json` (the Chinese prompts and tool descriptions, which an agent or trajectory in Chinese needs first) beside the wasm. */
+export interface OfflineData { scenarios?: string; knowledge?: string; zh?: string }
 /** A provider over HTTP, as `providers()` lists them. */
 export interface ProviderInfo { name: "openai" | "ollama" | "anthropic"; baseUrl: string; model: string; needsKey: boolean; }
 /** What kind of failure an Error thrown by tao is (`error.kind`). */

@@ -8,6 +8,7 @@
 //! sent none.
 
 use super::{with_examples, Lang, Move};
+use crate::zh::{self, Zh};
 
 /// The English prompt.
 pub const PROMPT_EN: &str = "Solve a question answering task. There are no tools: think step by step about what you know, then give the answer.
@@ -20,27 +21,16 @@ Question: Musician and satirist Allie Goertz wrote a song about the \"The Simpso
 Thought: Let's think step by step. Milhouse was named after U.S. president Richard Nixon, so the answer is Richard Nixon.
 Answer: Richard Nixon";
 
-/// The Chinese prompt (labels stay English: models follow them best).
-pub const PROMPT_ZH: &str =
-    "解决一个问答任务。没有任何工具可用:根据你所知道的一步一步地思考,然后给出答案。
-
-回复一个逐步推理的 Thought,然后用一行 `Answer: <答案>` 只写答案,越短越好。";
-
-/// The worked example that follows the Chinese prompt.
-pub const EXAMPLE_ZH: &str = "示例:
-Question: 音乐人 Allie Goertz 写了一首关于《辛普森一家》角色 Milhouse 的歌,Matt Groening 是以谁的名字给 Milhouse 命名的?
-Thought: 让我们一步一步地思考。Milhouse 以美国总统理查德·尼克松命名,所以答案是理查德·尼克松。
-Answer: 理查德·尼克松";
-
 /// The final-answer label the reader looks for.
 pub const ANSWER: &str = "Answer:";
 
 /// The system message in `lang`: the prompt, then the worked example, or the `exemplars`
 /// given instead.
+/// (The Chinese texts are `cot` and `cot_example` in data/zh.json: see `crate::zh`.)
 pub fn instructions(lang: Lang, exemplars: Option<&str>) -> String {
     match lang {
         Lang::En => with_examples(PROMPT_EN, EXAMPLE_EN, exemplars, lang),
-        Lang::Zh => with_examples(PROMPT_ZH, EXAMPLE_ZH, exemplars, lang),
+        Lang::Zh => with_examples(zh::text(Zh::Cot), zh::text(Zh::CotExample), exemplars, lang),
     }
 }
 

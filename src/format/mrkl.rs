@@ -7,6 +7,7 @@
 
 use super::{input_text, tool_descriptions, Lang, Move};
 use crate::tools::Registry;
+use crate::zh::{self, Zh};
 
 /// The English prompt. `{tool_descs}` and `{tool_names}` are filled from the registry.
 pub const PROMPT_EN: &str = "Answer the following questions as best you can. You have access to the following tools:
@@ -28,31 +29,12 @@ Write one Thought and one Action (with its Action Input) per reply, then stop: t
 
 Begin!";
 
-/// The Chinese prompt (labels stay English: models follow them best).
-pub const PROMPT_ZH: &str = "尽你所能回答下面的问题。你可以使用以下工具:
-
-{tool_descs}
-
-请使用以下格式:
-
-Question: 你必须回答的问题
-Thought: 你应该始终思考下一步该做什么
-Action: 要采取的行动,必须是 [{tool_names}] 之一
-Action Input: 行动的输入
-Observation: 行动的结果
-……(Thought/Action/Action Input/Observation 可以重复零次或多次)
-Thought: 我现在知道最终答案了
-Final Answer: 对原始问题的最终答案
-
-每次回复只写一个 Thought 和一个 Action(及其 Action Input),然后停下:Observation 会由系统给出。
-
-开始!";
-
-/// The system message for `tools` in `lang`.
+/// The system message for `tools` in `lang`. (The Chinese prompt is `mrkl` in data/zh.json:
+/// see `crate::zh`.)
 pub fn instructions(tools: &Registry, lang: Lang) -> String {
     let template = match lang {
         Lang::En => PROMPT_EN,
-        Lang::Zh => PROMPT_ZH,
+        Lang::Zh => zh::text(Zh::Mrkl),
     };
     template
         .replace("{tool_descs}", &tool_descriptions(tools))

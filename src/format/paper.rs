@@ -7,6 +7,7 @@
 
 use super::{input_text, with_examples, Lang, Move};
 use crate::tools::Registry;
+use crate::zh::{self, Zh};
 
 /// The English prompt. `{actions}` lists the tools as numbered action types.
 pub const PROMPT_EN: &str = "Solve a question answering task with interleaving Thought, Action, Observation steps. Thought can reason about the current situation, and Action can be {count} types:
@@ -26,30 +27,13 @@ Observation 2: (Result 1 / 1) Milhouse was named after U.S. president Richard Ni
 Thought 3: Milhouse was named after U.S. president Richard Nixon, so the answer is Richard Nixon.
 Action 3: Finish[Richard Nixon]";
 
-/// The Chinese prompt (labels stay English: models follow them best).
-pub const PROMPT_ZH: &str = "通过交替进行 Thought(思考)、Action(行动)、Observation(观察)的步骤来解决问答任务。Thought 用于推理当前情况,Action 可以是以下 {count} 种:
-{actions}
-
-每次回复只写一个带编号的 Thought 和一个 Action,然后停下:Observation 会由系统给出。";
-
-/// The worked example that follows the Chinese prompt.
-pub const EXAMPLE_ZH: &str = "示例:
-Question: 音乐人 Allie Goertz 写了一首关于《辛普森一家》角色 Milhouse 的歌,Matt Groening 是以谁的名字给 Milhouse 命名的?
-Thought 1: 问题可以简化为:Milhouse 是以谁命名的。我只需要搜索 Milhouse 并找到它以谁命名。
-Action 1: search[Milhouse]
-Observation 1: Milhouse Mussolini Van Houten 是福克斯动画剧集《辛普森一家》中的角色,由 Pamela Hayden 配音,Matt Groening 创作。
-Thought 2: 这段话没有说明 Milhouse 以谁命名,也许我可以查找 \"named after\"。
-Action 2: lookup[named after]
-Observation 2: (Result 1 / 1) Milhouse 以美国总统理查德·尼克松命名,尼克松的中间名是 Milhous。
-Thought 3: Milhouse 以美国总统理查德·尼克松命名,所以答案是理查德·尼克松。
-Action 3: Finish[理查德·尼克松]";
-
 /// The system message in `lang`: the prompt with the tools as action types, then the worked
-/// example, or the `exemplars` given instead.
+/// example, or the `exemplars` given instead. (The Chinese ones are `paper` and `paper_example`
+/// in data/zh.json: see `crate::zh`.)
 pub fn instructions(tools: &Registry, lang: Lang, exemplars: Option<&str>) -> String {
     let (prompt, example) = match lang {
         Lang::En => (PROMPT_EN, EXAMPLE_EN),
-        Lang::Zh => (PROMPT_ZH, EXAMPLE_ZH),
+        Lang::Zh => (zh::text(Zh::Paper), zh::text(Zh::PaperExample)),
     };
     let prompt = with_actions(prompt, tools, lang);
     with_examples(&prompt, example, exemplars, lang)
@@ -60,7 +44,7 @@ pub fn instructions(tools: &Registry, lang: Lang, exemplars: Option<&str>) -> St
 pub(super) fn with_actions(template: &str, tools: &Registry, lang: Lang) -> String {
     let finish = match lang {
         Lang::En => "Finish[answer], which returns the answer and finishes the task.",
-        Lang::Zh => "Finish[answer],给出答案并结束任务。",
+        Lang::Zh => zh::text(Zh::Finish),
     };
     let mut actions: Vec<String> = tools
         .specs()

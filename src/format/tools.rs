@@ -18,18 +18,17 @@ use super::parse::{parse, Parsed, Verdict, Why};
 use super::{Format, Lang};
 use crate::chat::{Message, Role, Thinking, ToolCall};
 use crate::error::{Error, ErrorKind};
+use crate::zh::{self, Zh};
 
 /// The English instructions.
 pub const PROMPT_EN: &str = "Answer the user's question as best you can. You can call tools to look things up or to calculate. Before each tool call, say briefly what you are thinking and why you need the tool. When you know the answer, reply with the final answer only, without calling a tool.";
 
-/// The Chinese instructions.
-pub const PROMPT_ZH: &str = "尽你所能回答用户的问题。你可以调用工具来查找信息或进行计算。每次调用工具之前,先简要说明你的思考以及为什么需要这个工具。当你知道答案时,直接给出最终答案,不要再调用工具。";
-
 /// The system message in `lang`.
+/// (The Chinese text is `tools` in data/zh.json: see `crate::zh`.)
 pub fn instructions(lang: Lang) -> String {
     match lang {
         Lang::En => PROMPT_EN,
-        Lang::Zh => PROMPT_ZH,
+        Lang::Zh => zh::text(Zh::Tools),
     }
     .to_string()
 }

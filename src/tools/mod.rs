@@ -127,15 +127,6 @@ impl Registry {
     }
 }
 
-/// How the built-in tools are described to a model prompted in Chinese (their English
-/// descriptions are written with each tool). The tool names stay: models follow them best.
-const CHINESE: &[(&str, &str)] = &[
-    ("search", "搜索一个实体(人物、地点、公司、主题),返回其页面的前几句;没有这个页面时,列出相似的标题。"),
-    ("lookup", "在上一次搜索打开的页面中,返回下一个包含关键词的句子。"),
-    ("calculator", "计算一个算术表达式,例如 60 * 35 + 500 或 sqrt(2) ^ 3。支持 + - * / % ^、括号、pi、e,以及 sqrt abs exp ln log log2 sin cos tan floor ceil round min max pow。"),
-    ("search_docs", "搜索本站的文档,返回最匹配的页面,每页给出标题、地址和最匹配的段落。"),
-];
-
 /// A tool described in another language: the same tool, with another description.
 struct Described {
     tool: Rc<dyn Tool>,
@@ -166,7 +157,9 @@ impl Registry {
     pub fn in_chinese(&mut self) {
         for tool in &mut self.tools {
             let name = tool.spec().name.clone();
-            if let Some((_, description)) = CHINESE.iter().find(|(n, _)| *n == name) {
+            // Their English descriptions are written with each tool; the Chinese ones are in
+            // data/zh.json. The names stay: models follow them best.
+            if let Some(description) = crate::zh::tool_description(&name) {
                 let mut spec = tool.spec().clone();
                 spec.description = description.to_string();
                 *tool = Rc::new(Described {

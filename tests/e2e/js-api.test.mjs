@@ -165,4 +165,23 @@ describe("the JS API gives the events and trajectories of the JSON path", () => 
     assert.deepEqual(sample.slice(0, 10), [3687, 6238, 5388, 3522, 3824, 2866, 1551, 2544, 1557, 5762]);
     assert.equal(sample[499], 4082);
   });
+
+  // The shipped core leaves the long Chinese texts to pkg/data/zh.json: before they are loaded, a
+  // Chinese agent, or a Chinese trajectory given to any agent, is refused with the way to load
+  // them; after, the prompt is the Chinese one.
+  it("the Chinese prompts are loaded before an agent or a trajectory in Chinese", async () => {
+    const zh = { scenario: "apple-ceo", lang: "zh" };
+    assert.throws(() => new tao.Agent(zh), { kind: "config", message: /the Chinese prompts are not loaded: call loadOfflineData\(\{zh\}\)/ });
+    const english = new tao.Agent({ scenario: "apple-ceo" });
+    const trajectory = { ...english.start("苹果公司现任 CEO 的家乡是哪里?"), lang: "zh" };
+    assert.throws(() => english.promptAt(trajectory, 1), { kind: "config", message: /the Chinese prompts are not loaded/ });
+    assert.throws(() => tao.loadOfflineData({ zh: "{}" }), { message: /the Chinese texts are invalid: `mrkl` is missing/ });
+    tao.loadOfflineData({ zh: fs.readFileSync(path.join(PKG, "data", "zh.json"), "utf8") });
+    const system = english.promptAt(trajectory, 1).messages[0].content;
+    assert.match(system, /^尽你所能回答下面的问题。你可以使用以下工具:\n\nsearch: Searches/, "the trajectory's language, this agent's tools");
+    const agent = new tao.Agent(zh);
+    assert.match(agent.promptAt(agent.start("x"), 1).messages[0].content, /^尽你所能回答下面的问题。你可以使用以下工具:\n\nsearch: 搜索一个实体/);
+    agent.free();
+    english.free();
+  });
 });
