@@ -21,20 +21,12 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { setUp, openPage, waitStopped, texts, stat, OUT, fetched } from "./helpers.mjs";
-import { startMockLlm } from "../mock/llm.mjs";
+import { startMockLlm, eventually } from "../mock/llm.mjs";
 
 const CANARY = "sk-canary-7f3a9c1e5b2d4e6f8a0b";
 
 let env;
 let mock;
-
-// What `check` returns once it is true, or its last value after `ms`: for what the server sees
-// only after the page is done (a closed connection arrives a moment after the run ends).
-async function eventually(check, ms = 5000) {
-  const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-  return check();
-}
 before(async () => {
   env = await setUp();
   mock = await startMockLlm({ port: 0, delayMs: 3 });
@@ -161,7 +153,8 @@ describe("client stop", () => {
     assert.ok(!observations.join(" ").includes("Steve Jobs is the CEO"));
     // The page has the answer; the connection's close reaches the server a moment later.
     const first = mock.log.find((r) => r.method === "POST");
-    assert.equal(await eventually(() => first.aborted), true, "the client closed the connection");
+    await eventually(() => first.aborted, 5000, "the client closed the connection");
+    assert.equal(first.aborted, true, "the client closed the connection");
     assert.ok(first.sentChars < first.totalChars / 4, `${first.sentChars} of ${first.totalChars} characters sent`);
     await page.context().close();
   });
@@ -236,7 +229,8 @@ describe("stop", () => {
     // What streamed before Stop is still on screen.
     assert.match(await page.textContent("tao-trajectory [data-step='1']"), /Raw model output\s*Thou/);
     const post = mock.log.find((r) => r.method === "POST");
-    assert.equal(await eventually(() => post.aborted), true, "the server saw the connection close");
+    await eventually(() => post.aborted, 5000, "the server saw the connection close");
+    assert.equal(post.aborted, true, "the server saw the connection close");
     await page.context().close();
   });
 });

@@ -559,6 +559,21 @@ function anthropicMessage(plan, ctx) {
 // The server.
 
 /**
+ * Waits until `check()` is true, for up to `ms`, and throws `what` if it never is: the server
+ * learns of a hang-up a moment after the client (or the page) is done with the connection.
+ * @param {() => boolean} check
+ * @param {number} [ms]
+ * @param {string} [what]
+ */
+export async function eventually(check, ms = 2000, what = "condition") {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`${what}: not met in time`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/**
  * Starts the mock on 127.0.0.1.
  * @param {{ port?: number, delayMs?: number, stallMs?: number }} [options] port 0 (the default)
  *   picks a free port; delayMs (default 15) is the pause between two writes of a stream;

@@ -10,7 +10,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { after, before, beforeEach, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { startMockLlm } from "./llm.mjs";
+import { startMockLlm, eventually } from "./llm.mjs";
 
 const MRKL_1 = "Thought: I need to find out who the CEO of Apple is first.\nAction: search\nAction Input: current CEO of Apple";
 const MRKL_2 = "Thought: The CEO is Tim Cook. Now I need his hometown.\nAction: search\nAction Input: Tim Cook hometown";
@@ -85,15 +85,6 @@ async function readAll(res) {
     error = err;
   }
   return { text, error };
-}
-
-/** Waits (briefly) until `check()` is true: the server learns of a hang-up a moment later. */
-async function eventually(check, ms = 2000) {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 // --- OpenAI Chat Completions -------------------------------------------------------------------
