@@ -100,7 +100,7 @@ fn each_step_holds_the_prompt_the_model_was_sent() {
     // The extra fields are added as they were given.
     assert_eq!(
         (&r["gold"], &r["em"], &r["id"]),
-        (&extra["gold"], &json!(0), &json!(7))
+        (extra.get("gold").unwrap(), &json!(0), &json!(7))
     );
 }
 

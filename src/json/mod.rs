@@ -16,6 +16,7 @@
 //! byte and bit for bit (`tests/json.rs`, `make fuzz`); serde_json is a dev-dependency for that.
 
 mod from_json;
+mod map;
 mod read;
 mod value;
 

@@ -200,7 +200,8 @@ impl Reader<'_> {
     /// The fields of an object, its `{` read, up to its `}`. A key met twice keeps its last
     /// value.
     fn object(&mut self) -> Result<Value, Error> {
-        let mut map = Map::new();
+        // Kept in the order met, sorted once at the end (see `Map::from_pairs`).
+        let mut map = Vec::new();
         loop {
             let mut next = self.whitespace();
             match next {
@@ -231,10 +232,10 @@ impl Reader<'_> {
                 None => return Err(self.peek_error(EOF_OBJECT)),
             }
             let value = self.value()?;
-            map.insert(key, value);
+            map.push((key, value));
         }
         self.at += 1;
-        Ok(Value::Object(map))
+        Ok(Value::Object(Map::from_pairs(map)))
     }
 
     /// A string, its opening quote read, up to its closing quote.

@@ -1,10 +1,9 @@
 //! A JSON value, as read from text ([`super::from_str`]) or built by [`json!`](crate::json!):
 //! `null`, a boolean, a number, a string, an array or an object. The same shape and the same
 //! names as `serde_json::Value`, which it replaces (see `json`'s opening comment for why):
-//! objects are `BTreeMap`s, so their keys are sorted, and a number keeps whether it was an
+//! objects are [`Map`]s, so their keys are sorted, and a number keeps whether it was an
 //! unsigned integer, a negative one or a float.
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::to_json::{JsonWriter, ToJson};
@@ -27,8 +26,7 @@ pub enum Value {
     Object(Map<String, Value>),
 }
 
-/// The fields of a JSON object, sorted by key.
-pub type Map<K = String, V = Value> = BTreeMap<K, V>;
+pub use super::map::Map;
 
 /// A JSON number: an integer (from `-2⁶³` to `2⁶⁴-1`) or a finite float. `1` and `1.0` are
 /// different numbers, as in serde_json: they are written back as they were read.
