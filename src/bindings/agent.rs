@@ -19,7 +19,6 @@ use js_sys::{Function, Promise, JSON};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 /// A ReAct agent.
 #[wasm_bindgen(js_name = Agent)]
@@ -225,7 +224,8 @@ impl JsAgent {
         };
         // With no listener, the parser need not work out the live events.
         agent.live_events = on_event.is_some();
-        future_to_promise(async move {
+        // Not through `super::promise`: see there.
+        wasm_bindgen_futures::future_to_promise(async move {
             // The AbortSignal sets the loop's abort flag; the closure (made only when there is
             // a signal) must live as long as the run, so it is kept here and removed at the end.
             let listener = signal.as_ref().map(|signal| {

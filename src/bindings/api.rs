@@ -11,7 +11,6 @@ use crate::tools::knowledge;
 use crate::trajectory::Trajectory;
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 /// The version of tao.
 #[wasm_bindgen]
@@ -117,7 +116,7 @@ pub fn builtin_tools() -> Result<JsValue, JsValue> {
 pub fn test_connection(
     #[wasm_bindgen(unchecked_param_type = "AgentConfig")] config: JsValue,
 ) -> Promise {
-    future_to_promise(async move {
+    super::promise(async move {
         let endpoint = read_settings(&config)
             .map_err(|e| js_error(&e))?
             .endpoint

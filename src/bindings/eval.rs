@@ -68,7 +68,7 @@ fn later(name: &str, args: Array) -> Promise {
 /// The function `name` of the built-in tools' module applied to `args`, once it is loaded.
 #[cfg(not(feature = "builtin-tools"))]
 fn later(name: &'static str, args: Array) -> Promise {
-    wasm_bindgen_futures::future_to_promise(async move {
+    super::promise(async move {
         let function = super::modules::export("tao_tools", "the built-in tools' module", name)
             .await
             .map_err(|e| js_error(&e))?;

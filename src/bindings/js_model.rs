@@ -394,7 +394,9 @@ fn plain(message: &Message) -> Option<(Role, &str)> {
 }
 
 impl JsModel {
-    /// The model `function`, for one run that `signal` can abort.
+    /// The model `function`, for one run that `signal` can abort (the providers' model, when
+    /// they are loaded on demand).
+    #[cfg_attr(feature = "providers", allow(dead_code))]
     pub fn new(function: Function, signal: Option<AbortSignal>) -> Self {
         JsModel::reusing(function, signal, Spare::default())
     }

@@ -120,6 +120,16 @@ pub(crate) fn to_js(value: &dyn ToJson) -> Result<JsValue, JsError> {
         .map_err(|_| JsError::new("could not convert a value for JavaScript"));
 }
 
+/// `future` as a Promise, through one boxed type: the executor's glue (`future_to_promise`'s)
+/// is compiled once for all the futures given here, not again for each one's type (size).
+/// An agent's run is not given here: boxing its future made every turn 2% slower.
+pub(crate) fn promise(
+    future: impl std::future::Future<Output = Result<JsValue, JsValue>> + 'static,
+) -> js_sys::Promise {
+    let boxed: crate::host::LocalBoxFuture<'static, Result<JsValue, JsValue>> = Box::pin(future);
+    wasm_bindgen_futures::future_to_promise(boxed)
+}
+
 fn get(object: &JsValue, key: &str) -> JsValue {
     if object.is_object() || object.is_function() {
         Reflect::get(object, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)

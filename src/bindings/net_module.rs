@@ -31,7 +31,6 @@ use js_sys::{Function, Object, Promise, Reflect};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 use web_sys::AbortSignal;
 
 /// The provider that `config` (the agent's settings: `provider`, `baseUrl`, `model`, `apiKey`,
@@ -52,7 +51,7 @@ pub fn http_model(
     let function = Closure::<dyn FnMut(JsValue, JsValue) -> Promise>::new(
         move |messages: JsValue, options: JsValue| {
             let (model, signal) = (model.clone(), signal.clone());
-            future_to_promise(async move { complete(&model, &signal, &messages, &options).await })
+            super::promise(async move { complete(&model, &signal, &messages, &options).await })
         },
     );
     Ok(function.into_js_value())
@@ -64,7 +63,7 @@ pub fn http_model(
 pub fn test_connection(
     #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] config: JsValue,
 ) -> Promise {
-    future_to_promise(async move {
+    super::promise(async move {
         let endpoint = endpoint(&config).map_err(|e| js_error(&e))?;
         connect::report(endpoint).await
     })
