@@ -64,8 +64,9 @@ built=sandbox/target/wasm32-unknown-unknown/release/tao_sandbox.wasm
 if [ "$built" -nt pkg/tao_sandbox_bg.wasm ] || [ ! -f pkg/tao_sandbox.js ]; then
   wasm-bindgen --target web --out-dir pkg --out-name tao_sandbox "$built"
   # Same flags as the core (scripts/build.sh): --converge repeats -Oz while it still shrinks;
-  # the producers and target-features sections are metadata no browser reads.
-  node_modules/.bin/wasm-opt -Oz --converge --strip-producers --strip-target-features \
+  # --low-memory-unused folds small added constants into offsets; the producers and
+  # target-features sections are metadata no browser reads.
+  node_modules/.bin/wasm-opt -Oz --converge --low-memory-unused --strip-producers --strip-target-features \
     pkg/tao_sandbox_bg.wasm -o pkg/tao_sandbox_bg.wasm
   # Its glue minified, as the core's is (scripts/build.sh).
   scripts/minify.sh pkg/tao_sandbox.js

@@ -21,8 +21,11 @@ cargo build --release --lib --target wasm32-unknown-unknown --no-default-feature
 wasm-bindgen --target web --out-dir pkg "$wasm"
 # --converge repeats -Oz while it still shrinks the module; the producers and target-features
 # sections are metadata no browser reads. (Measured: -0.5 KB gzip over plain -Oz.)
+# --low-memory-unused lets it fold an added constant (under 1 KiB) into a load's or store's
+# offset, which differs from the add only where the add would wrap past 2^32 into the lowest
+# KiB: Rust never computes such an address (pointer arithmetic may not overflow). -0.57 KB gzip.
 for module in tao_agent tao_net tao_tools; do
-  node_modules/.bin/wasm-opt -Oz --converge --strip-producers --strip-target-features \
+  node_modules/.bin/wasm-opt -Oz --converge --low-memory-unused --strip-producers --strip-target-features \
     "pkg/${module}_bg.wasm" -o "pkg/${module}_bg.wasm"
 done
 # The glue and the core's snippets, minified: wasm-bindgen writes readable JS with each export's
