@@ -39,6 +39,8 @@ scripts/build-sandbox.sh
 # The offline data: every scenario as one JSON array, in the menu order of src/scenarios.rs's
 # FILES (read from there, so the two cannot disagree), the knowledge pages, and the Chinese
 # prompts (data/zh.json: a page that runs an agent in Chinese loads them first); all minified.
+# pkg/data is written afresh, so a file this script no longer writes does not linger in it.
+rm -rf pkg/data
 mkdir -p pkg/data
 node -e 'const fs = require("fs"); const [out, ...files] = process.argv.slice(1);
   const read = (f) => JSON.parse(fs.readFileSync(f, "utf8"));
@@ -46,12 +48,14 @@ node -e 'const fs = require("fs"); const [out, ...files] = process.argv.slice(1)
   fs.writeFileSync(out + "/knowledge.json", JSON.stringify(read("data/knowledge.json")));
   fs.writeFileSync(out + "/zh.json", JSON.stringify(read("data/zh.json")));' \
   pkg/data $(sed -n '/^const FILES/,/^];/p' src/scenarios.rs | grep -o 'data/scenarios/[a-z0-9-]*\.json')
-# The scenarios' list, as the core's `scenarios(lang)` gives it in English and Chinese (names,
-# titles, tasks, tools: 1 KB gzip), for a page that shows the menu before it plays a scenario:
-# the demo page fetches it at its start and scenarios.json (replies, rules, pages) at its first run.
+# The scenarios' list, as the core's `scenarios(lang)` gives it (names, titles, tasks, tools),
+# one file per language (scenario-list.en.json 1.8 KB gzip, scenario-list.zh.json 2.2 KB), for a
+# page that shows the menu before it plays a scenario: the demo page fetches its language's list
+# at its start, the other language's when it first needs it, and scenarios.json (replies, rules,
+# pages) at its first run.
 node --input-type=module -e 'import fs from "node:fs";
   import { initSync, loadOfflineData, scenarios } from "./pkg/tao_agent.js";
   initSync({ module: fs.readFileSync("pkg/tao_agent_bg.wasm") });
   loadOfflineData({ scenarios: fs.readFileSync("pkg/data/scenarios.json", "utf8") });
-  fs.writeFileSync("pkg/data/scenario-list.json", JSON.stringify({ en: scenarios("en"), zh: scenarios("zh") }));'
+  for (const lang of ["en", "zh"]) fs.writeFileSync(`pkg/data/scenario-list.${lang}.json`, JSON.stringify(scenarios(lang)));'
 scripts/size.sh

@@ -19,8 +19,8 @@ export const state = {
   providers: new Map(),
   /** The tools built into the wasm core (`tools` in the Agent's settings), from the wasm. */
   builtinTools: [],
-  /** The scenarios' list in each language, `{en, zh}` (`scenarioList`), from `scenario-list.json`. */
-  scenarioList: null,
+  /** The scenarios' list by language, `{en, zh}`, each once it is loaded (`loadScenarioList`). */
+  scenarioLists: {},
   /** The scenarios of the current language. */
   scenarios: [],
   /** The last trajectory drawn (from a finished run or an import): what Export writes. */
@@ -49,24 +49,43 @@ async function dataText(name) {
 /**
  * Loads the wasm, and reads once what the page builds from it: providers and built-in tools.
  * The offline data is not in the wasm (a page that embeds tao with its own model never needs
- * it): the scenarios' list (`scenario-list.json`, what the menu shows) is fetched while the wasm
- * loads; the scenarios themselves and the offline search's pages wait for the first agent that
- * needs them (`newAgent`).
+ * it): the scenarios' list in `lang`, the language the page starts in (what the menu shows), is
+ * fetched while the wasm loads; the other language's list waits until the page first needs it
+ * (`loadScenarioList`), the scenarios themselves and the offline search's pages until the first
+ * agent that needs them (`newAgent`).
  */
-export async function loadTao() {
-  const list = dataText("scenario-list");
+export async function loadTao(lang) {
+  const list = loadScenarioList(lang);
   list.catch(() => {}); // reported below, once the wasm has loaded
   const mod = await import("../pkg/tao_agent.js");
   await mod.default();
-  state.scenarioList = JSON.parse(await list);
+  await list;
   state.providers = new Map(Array.from(mod.providers(), (p) => [p.name, p]));
   state.builtinTools = Array.from(mod.builtinTools());
   state.tao = mod;
 }
 
-/** The scenarios as the menu lists them in `lang` ("en" or "zh"): `scenarios(lang)`'s fields. */
+/**
+ * Fetches the scenarios' list in `lang`, "en" or "zh" (`pkg/data/scenario-list.<lang>.json`: what
+ * the core's `scenarios(lang)` says of each, written by build.sh), into `state.scenarioLists`,
+ * once (a failed fetch is tried again at the next need).
+ */
+const listing = {};
+export function loadScenarioList(lang) {
+  listing[lang] ??= dataText(`scenario-list.${lang}`)
+    .then((text) => {
+      state.scenarioLists[lang] = JSON.parse(text);
+    })
+    .catch((e) => {
+      delete listing[lang];
+      throw e;
+    });
+  return listing[lang];
+}
+
+/** The scenarios as the menu lists them in `lang` ("en" or "zh"), or undefined until that list is loaded. */
 export function scenarioList(lang) {
-  return state.scenarioList?.[lang] ?? [];
+  return state.scenarioLists[lang];
 }
 
 /**

@@ -181,7 +181,8 @@ export class TaoCompare extends HTMLElement {
     if (this.#running || !state.tao) return;
     showError("");
     if (settings.provider === "human") return showError(t("compare.human"));
-    if (offlineMismatch(settings)) return;
+    if (await offlineMismatch(settings)) return;
+    if (this.#running) return; // pressed again while the other language's list came
     const modes = this.modes();
     if (settings.provider === "scripted") {
       const info = state.scenarios.find((s) => s.name === settings.scenario);

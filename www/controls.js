@@ -25,10 +25,16 @@
 //! The form's markup lives in `index.html` (it works as plain HTML before any script runs);
 //! this class only wires it. Registered in `elements.js`.
 
-import { loadLang } from "./i18n.js";
+import { LANGS, loadLang } from "./i18n.js";
 
 export class TaoControls extends HTMLElement {
   #wired = false;
+
+  /**
+   * What the page loads with a language's words before `tao:lang` is sent, `(lang) => Promise`
+   * (the demo page's scenario list: `scenarios.js` sets it), so the parts redraw with it there.
+   */
+  loadsWithLang = () => Promise.resolve();
 
   connectedCallback() {
     if (this.#wired) return;
@@ -63,12 +69,14 @@ export class TaoControls extends HTMLElement {
       emit("tao:import", { name: file.name, text: await file.text() });
     });
     on('[name="scenario"]', "change", (e) => emit("tao:scenario", { name: e.target.value }));
-    // The parts redraw their words when they hear it: the language's words come first (fetched
-    // as soon as the menu is touched, so the switch is usually instant).
-    for (const type of ["focus", "pointerdown"]) on('[name="lang"]', type, () => loadLang("zh").catch(() => {}));
+    // The parts redraw their words when they hear it: the language's words, and what the page
+    // loads with them, come first (fetched as soon as the menu is touched, so the switch is
+    // usually instant). Without the words, the page stays in English.
+    const load = (lang) => Promise.allSettled([loadLang(lang), this.loadsWithLang(lang)]);
+    for (const type of ["focus", "pointerdown"]) on('[name="lang"]', type, () => LANGS.forEach((lang) => load(lang)));
     on('[name="lang"]', "change", async (e) => {
       const lang = e.target.value;
-      await loadLang(lang).catch(() => {}); // without them, the words stay English
+      await load(lang);
       emit("tao:lang", { lang });
     });
     on('[name="provider"]', "change", (e) => {

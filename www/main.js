@@ -4,8 +4,8 @@
 //! `app.js`. A new panel is an element in `elements.js` plus its part in `PARTS`.
 
 import "./elements.js";
-import { t, setLang, loadLang, lang, applyI18n } from "./i18n.js";
-import { state, controls, toolsPanel, view, stats, loadTao, showError, showStatus, messageOf } from "./app.js";
+import { t, LANGS, setLang, loadLang, lang, applyI18n } from "./i18n.js";
+import { state, controls, toolsPanel, view, stats, loadTao, loadScenarioList, showError, showStatus, messageOf } from "./app.js";
 import * as scenarios from "./scenarios.js";
 import * as pageTools from "./page-tools.js";
 import * as provider from "./provider.js";
@@ -37,8 +37,10 @@ for (const part of PARTS) part.install();
 async function start() {
   const query = share.readQuery();
   const chosen = query.lang ?? (navigator.language?.startsWith("zh") ? "zh" : "en");
-  // The wasm starts loading at once; the Chinese words, when they are needed, beside it.
-  const loading = loadTao();
+  // The wasm and the menu's list in the page's language start loading at once (a language the
+  // page does not speak is English, as setLang has it); the Chinese words, when they are needed,
+  // beside them.
+  const loading = loadTao(LANGS.includes(chosen) ? chosen : "en");
   loading.catch(() => {}); // reported below
   await loadLang(chosen).catch(() => {}); // without them, the page speaks English
   setLang(chosen);
@@ -51,6 +53,8 @@ async function start() {
 
   try {
     await loading;
+    // The menu's list: in already, unless the language was switched meanwhile and its list failed.
+    await loadScenarioList(lang());
   } catch (e) {
     showStatus("");
     showError(`${t("error.load")} (${messageOf(e)})`);

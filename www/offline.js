@@ -3,29 +3,49 @@
 //! and offers the two ways to ask it: play the model yourself ("You"), or choose a real model.
 //! It never answers a different question with the scenario's answer.
 
-import { state, controls, scenarioList } from "./app.js";
+import { LANGS } from "./i18n.js";
+import { state, controls, scenarioList, loadScenarioList } from "./app.js";
 
 const notice = () => document.querySelector("[data-offline-notice]");
 
-/** The scenario's question in every language the page speaks. */
+/**
+ * The scenario's question in every language the page speaks whose list is loaded: the page's
+ * first language's always, the other's once something has needed it (`allLists`).
+ */
 function questions(name) {
-  return ["en", "zh"].map((lang) => scenarioList(lang).find((s) => s.name === name)?.task?.trim());
+  return LANGS.map((lang) => scenarioList(lang)?.find((s) => s.name === name)?.task?.trim());
 }
 
-/** Whether `settings` ask the offline model a question that is not its scenario's. */
+/** Whether `settings` ask the offline model a question that is not its scenario's (in the lists loaded). */
 function mismatched(settings) {
   if (!state.tao || settings.provider !== "scripted") return false;
   return !questions(settings.scenario).includes(settings.task.trim());
 }
 
-/** Shows or hides the notice for the form as it is (without moving the focus). */
+/** Resolves once every language's scenario list is loaded (each fetched once, when first needed). */
+const allLists = () => Promise.all(LANGS.map((lang) => loadScenarioList(lang)));
+const allLoaded = () => LANGS.every((lang) => scenarioList(lang));
+
+/**
+ * Shows or hides the notice for the form as it is (without moving the focus): at once, from the
+ * lists loaded, and again once the others have come when the task is not the question in those
+ * (it may be the question in a language the page has not needed yet; a failed fetch is tried
+ * again at the next refresh).
+ */
 export function refresh() {
   const box = notice();
-  if (box) box.hidden = !mismatched(controls.settings());
+  if (!box) return;
+  box.hidden = !mismatched(controls.settings());
+  if (!box.hidden && !allLoaded()) allLists().then(refresh, () => {});
 }
 
-/** Before a run: true (and the notice, focused) when the offline model cannot play this task. */
-export function offlineMismatch(settings) {
+/**
+ * Before a run: true (and the notice, focused) when the offline model cannot play this task. A
+ * task that is not the question in the lists loaded is looked up in every language first (when
+ * a list cannot come, the lists loaded decide).
+ */
+export async function offlineMismatch(settings) {
+  if (mismatched(settings)) await allLists().catch(() => {});
   const mismatch = mismatched(settings);
   const box = notice();
   if (box) {

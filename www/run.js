@@ -30,7 +30,7 @@ async function open(settings) {
   if (session || !state.tao) return null;
   showError("");
   showStatus("");
-  if (offlineMismatch(settings)) return null; // says so, and offers another model
+  if (await offlineMismatch(settings)) return null; // says so, and offers another model
   let agent;
   const panel = toolsPanel.settings();
   try {

@@ -493,6 +493,8 @@ describe("Chinese", () => {
     // The fork folded the settings away for the width; show them to switch the language.
     if (await page.isVisible('button[data-action="settings"][aria-expanded="false"]')) await page.click('button[data-action="settings"]');
     await page.selectOption('select[name="lang"]', "en");
+    // A visit in Chinese fetches the English scenario list at its first switch, and then switches.
+    await page.waitForFunction(() => document.documentElement.lang === "en");
     assert.equal((await branch(page, "fork").locator(".branch-title").textContent()).trim(), "Fork from step 2");
     assert.match((await textsIn(branch(page, "original"), "answer"))[0], /^Answer/);
     assert.match((await textsIn(branch(page, "original"), "answer"))[0], /乌尔姆/);
