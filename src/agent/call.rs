@@ -97,13 +97,7 @@ impl Agent {
                 match event {
                     ParseEvent::Thought(text) => {
                         thought_sent = true;
-                        // Given as the place in this delta where it lies, when it does (a
-                        // reply that came whole): a listener in JS then slices it from the
-                        // string it has instead of decoding it again (bindings/values.rs).
-                        on_event(&Event::Thought {
-                            index,
-                            text: within(delta, &text),
-                        });
+                        on_event(&Event::Thought { index, text: &text });
                     }
                     ParseEvent::Action(name) => tool = name,
                     ParseEvent::ActionInput(input) => {
@@ -218,15 +212,5 @@ impl Agent {
             to,
             why: why.to_string(),
         });
-    }
-}
-
-/// `text` as the slice of `delta` where it lies, when it starts within `delta`'s first bytes
-/// (a thought, at the start of a reply or after its label); otherwise `text` itself.
-fn within<'a>(delta: &'a str, text: &'a str) -> &'a str {
-    let starts = (0..delta.len().min(16)).filter(|&at| delta.is_char_boundary(at));
-    match starts.into_iter().find(|&at| delta[at..].starts_with(text)) {
-        Some(at) => &delta[at..at + text.len()],
-        None => text,
     }
 }

@@ -33,9 +33,9 @@ export function tao_value(ops, textAt, textLength, numbers) {
 const texts = ["token", "thought", "answer", "reasoning", "note"];
 export function tao_event(listener, kind, index, n, a, aLength, b, bLength, c, cLength, value, fuel) {
   view();
-  // A text that lies in the string tao_text copied last (`fuel` -2 - its offset) is a slice of
-  // that string, when it is ASCII (a byte a unit); see values.rs's `copied`.
-  const text = fuel <= -2 && ascii ? copied.slice(-2 - fuel, -2 - fuel + aLength) : decode(a, aLength);
+  // A text that is the string tao_text copied last (`fuel` -2) is that string, when it is the
+  // same text (ASCII: a byte a unit); see values.rs's `copied`.
+  const text = fuel === -2 && copied.length === aLength ? copied : decode(a, aLength);
   let event;
   switch (kind) {
     case 5: event = { type: "step", index }; break;
@@ -99,29 +99,22 @@ export function tao_wait(returned, onValue, onError) {
 const encoder = new TextEncoder();
 
 let copied = ""; // the last string tao_text copied (see tao_event)
-let ascii = false; // whether it was ASCII: each of its units one byte
 
 /** Copies `s` (a model's streamed piece) as UTF-8 into wasm memory; see values.rs. */
 export function tao_text(s, to, room) {
   if (typeof s !== "string") return -1;
   copied = s;
-  ascii = false;
   if (s.length * 3 > room) return -s.length * 3;
   view();
   // A short ASCII text is quicker copied unit by unit than handed to the encoder; a longer
   // one (a whole reply) is quicker encoded.
-  const encode = () => {
-    const written = encoder.encodeInto(s, bytes.subarray(to, to + room)).written;
-    ascii = written === s.length;
-    return written;
-  };
+  const encode = () => encoder.encodeInto(s, bytes.subarray(to, to + room)).written;
   if (s.length > 32) return encode();
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c > 127) return encode();
     bytes[to + i] = c;
   }
-  ascii = true;
   return s.length;
 }
 

@@ -81,15 +81,14 @@ pub(crate) fn to_js(value: &dyn ToJson) -> JsValue {
 /// its JSON would parse to (see `Event`'s `ToJson`), made by `tao_event` from the event's
 /// fields, given as arguments. One call, and an object literal per kind, which JS builds
 /// quicker than an object made key by key from a tape; only an action's JSON input and a
-/// tool's picture go on a tape. The text of a token that is a whole reply a JS model returned,
-/// or of that reply's thought, is not decoded again: JS has it (see `copied`).
+/// tool's picture go on a tape. The text of a token that is a whole reply a JS model returned
+/// is not decoded again: JS has it (see `copied`).
 pub(crate) fn emit(listener: &Function, event: &Event) {
     let text = place;
     let (none, flag) = ((0, 0), |yes: bool| (yes as u32, 0));
     // The value of an action's input (a text input is passed as a text), or of a picture.
     let mut value = JsValue::UNDEFINED;
-    // An observation's fuel (-1: none); for a text, -2 - its offset in the one JS copied last
-    // when it lies there.
+    // An observation's fuel (-1: none); for a text, -2 when it is the one JS copied last.
     let mut number = -1.0;
     let (kind, index, n, a, b, c) = match *event {
         Event::Token { index, text: t } => (0, index, 0, text(t), none, none),
@@ -169,11 +168,8 @@ pub(crate) fn emit(listener: &Function, event: &Event) {
             )
         }
     };
-    // A text inside the one JS copied last (the whole reply, or its thought) is a slice of
-    // the string JS kept: given by its offset, as -2 - offset.
-    let (from, length) = split(COPIED.load(Relaxed));
-    if kind < 5 && a.0 >= from && a.0 as u64 + a.1 as u64 <= from as u64 + length as u64 {
-        number = -2.0 - f64::from(a.0 - from);
+    if kind < 5 && COPIED.load(Relaxed) == at(a) {
+        number = -2.0;
     }
     ready();
     let ((a, a_length), (b, b_length), (c, c_length)) = (a, b, c);
@@ -220,8 +216,6 @@ pub(crate) fn wait(returned: &JsValue, on_value: &JsValue, on_error: &JsValue) -
 /// than `as_string`, and no allocation of its own); whether it was one. `room`: the bytes to
 /// offer it first (more are offered when it needs them).
 pub(crate) fn append_text(text: &JsValue, bytes: &mut Vec<u8>, room: usize) -> bool {
-    // JS's last copy is about to change: the text announced as it (`copied`) no longer is.
-    copied(None);
     let start = bytes.len();
     let mut room = room;
     loop {
@@ -242,12 +236,11 @@ pub(crate) fn append_text(text: &JsValue, bytes: &mut Vec<u8>, room: usize) -> b
     }
 }
 
-/// Says that `text` (until `None`, or the next `append_text`) is the text `append_text` has
-/// just copied from a JS string: an event whose text lies in it (all of it, or a slice, such
-/// as a whole reply's thought) is given as a slice of the string JS kept (`emit`), which JS
-/// takes when each of that string's units is a byte (ASCII; a copy with a character encoded
-/// as more, or replaced, would not be). The text must not change meanwhile (the caller keeps
-/// it borrowed).
+/// Says that `text` (until `None`) is the text `append_text` has just copied from a JS
+/// string: an event whose text is this one (where it lies) is given the string JS kept
+/// (`emit`), which JS takes when it is the same text: when each of its units is a byte
+/// (ASCII; a copy with a character encoded as more, or replaced, would not be). The text must
+/// not change meanwhile (the caller keeps it borrowed).
 pub(crate) fn copied(text: Option<&str>) {
     COPIED.store(text.map_or(0, |t| at(place(t))), Relaxed);
 }
@@ -260,11 +253,6 @@ static COPIED: AtomicU64 = AtomicU64::new(0);
 /// A text's address and length, as one number.
 fn at((address, length): (u32, u32)) -> u64 {
     u64::from(address) << 32 | u64::from(length)
-}
-
-/// The address and length that [`at`] made one number of (`(0, 0)` for 0: no text).
-fn split(at: u64) -> (u32, u32) {
-    ((at >> 32) as u32, at as u32)
 }
 
 /// A text's address and length.
