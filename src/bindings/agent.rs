@@ -224,8 +224,7 @@ impl JsAgent {
         };
         // With no listener, the parser need not work out the live events.
         agent.live_events = on_event.is_some();
-        // Not through `super::promise`: see there.
-        wasm_bindgen_futures::future_to_promise(async move {
+        super::promise(async move {
             // The AbortSignal sets the loop's abort flag; the closure (made only when there is
             // a signal) must live as long as the run, so it is kept here and removed at the end.
             let listener = signal.as_ref().map(|signal| {

@@ -122,7 +122,6 @@ pub(crate) fn to_js(value: &dyn ToJson) -> Result<JsValue, JsError> {
 
 /// `future` as a Promise, through one boxed type: the executor's glue (`future_to_promise`'s)
 /// is compiled once for all the futures given here, not again for each one's type (size).
-/// An agent's run is not given here: boxing its future made every turn 2% slower.
 pub(crate) fn promise(
     future: impl std::future::Future<Output = Result<JsValue, JsValue>> + 'static,
 ) -> js_sys::Promise {
