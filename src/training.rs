@@ -22,7 +22,7 @@
 
 use crate::agent::Agent;
 use crate::format::Format;
-use crate::json::{Map, Value};
+use crate::json::{object, Map, Value};
 use crate::to_json::ToJson;
 use crate::trajectory::Trajectory;
 
@@ -37,12 +37,12 @@ pub fn record(trajectory: &Trajectory, agent: &Agent, extra: &Map<String, Value>
         let earlier = trajectory.before(k as u32 + 1);
         let (prompt, tools) = (agent.prompt(&earlier), agent.tool_specs(&earlier));
         let action = step.action.as_ref().map(|a| {
-            Value::Object(fields(vec![
+            object(vec![
                 ("tool", Value::from(a.tool.as_str())),
                 ("input", a.input.clone()),
-            ]))
+            ])
         });
-        steps.push(Value::Object(fields(vec![
+        steps.push(object(vec![
             ("index", step.index.into()),
             ("prompt", json(&prompt)),
             ("tools", json(&tools)),
@@ -51,14 +51,14 @@ pub fn record(trajectory: &Trajectory, agent: &Agent, extra: &Map<String, Value>
             ("action", action.unwrap_or(Value::Null)),
             ("observation", step.observation.as_deref().into()),
             ("answer", step.answer.as_deref().into()),
-        ])));
+        ]));
     }
     let mode = match trajectory.format {
         Format::Paper => "react",
         other => other.name(),
     };
     let stop = trajectory.stop.as_ref().map(|s| s.reason.name());
-    let mut out = fields(vec![
+    let mut out = object(vec![
         ("task", trajectory.task.as_str().into()),
         ("mode", mode.into()),
         ("model", trajectory.model.as_str().into()),
@@ -69,20 +69,12 @@ pub fn record(trajectory: &Trajectory, agent: &Agent, extra: &Map<String, Value>
         ("stop", stop.into()),
         ("reward", Value::Null),
     ]);
-    for (key, value) in extra {
-        out.insert(key.clone(), value.clone());
+    if let Some(fields) = out.as_object_mut() {
+        for (key, value) in extra {
+            fields.insert(key.clone(), value.clone());
+        }
     }
-    Value::Object(out)
-}
-
-/// An object of these fields. (A loop of inserts, not `collect`: collecting into a map sorts
-/// the pairs first, and the sort costs the wasm ~2 KB.)
-fn fields(list: Vec<(&str, Value)>) -> Map<String, Value> {
-    let mut map = Map::new();
-    for (key, value) in list {
-        map.insert(key.to_string(), value);
-    }
-    map
+    out
 }
 
 /// `value` as the JSON the page receives for it (the crate's writer, read back).

@@ -128,7 +128,7 @@ impl<T: FromJson> FromJson for Vec<T> {
 /// A JSON object with these fields: what `json!` builds, without the serializer `json!` runs
 /// on every value it is given (size).
 pub(crate) fn object(fields: Vec<(&str, Value)>) -> Value {
-    // Inserted one by one: collecting into the map would link a sort (size).
+    // Inserted one by one: the fields are a handful, written in the code.
     let mut map = Map::new();
     for (key, value) in fields {
         map.insert(key.into(), value);
