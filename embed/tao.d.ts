@@ -62,8 +62,6 @@ export declare function scoreAnswer(dataset: "hotpotqa" | "fever", prediction: s
 export declare function vote(answers: (string | null | undefined)[]): Promise<Vote | null>;
 /** The first `n` indices of the paper's sample: Python's `random.Random(233).shuffle(range(total))`. */
 export declare function paperSample(total: number, n: number): Promise<number[]>;
-/** Runs when the wasm is instantiated (installs the panic hook); nothing to call. */
-export declare function start(): void;
 
 /** Where `init` finds the wasm: by default `tao_agent_bg.wasm` next to `tao.js`. */
 export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
