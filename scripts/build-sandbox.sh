@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the wasm-tool sandbox and the two example tools into pkg/:
 #   tools-wasm/{wordcount,units} (wasm32-wasip1, release)  -> pkg/tools/{wordcount,units}.wasm
-#   sandbox/ (wasm32-unknown-unknown, release) -> wasm-bindgen --target web -> wasm-opt -Oz
+#   sandbox/ (wasm32-unknown-unknown, release, scripts/cargo-shipped.sh) -> wasm-bindgen --target web -> wasm-opt -Oz
 #                                              -> pkg/tao_sandbox.js + pkg/tao_sandbox_bg.wasm
 # and prints the sandbox's raw and gzip sizes. Safe to run again: cargo, the copies and the
 # wasm-opt step only redo what changed. The native tests in sandbox/tests read pkg/tools, so
@@ -22,6 +22,12 @@ for target in wasm32-wasip1 wasm32-unknown-unknown; do
     rustup target add "$target"
   fi
 done
+
+# The standard library's source, for the sandbox's own std (scripts/cargo-shipped.sh).
+if [ ! -d "$(rustc --print sysroot)/lib/rustlib/src/rust/library" ]; then
+  say "rustup component add rust-src"
+  rustup component add rust-src
+fi
 
 # wasm-bindgen CLI: the exact version of the crate pinned in sandbox/Cargo.toml.
 WASM_BINDGEN_VERSION=0.2.130
@@ -55,10 +61,11 @@ done
 
 # 2. The sandbox itself.
 say "sandbox -> pkg/tao_sandbox_bg.wasm"
+# With a standard library of its own, as the core is (scripts/cargo-shipped.sh says why).
 # shellcheck disable=SC2086
-cargo build --quiet --release $cargo_flags --lib --target wasm32-unknown-unknown \
-  --manifest-path sandbox/Cargo.toml
-built=sandbox/target/wasm32-unknown-unknown/release/tao_sandbox.wasm
+scripts/cargo-shipped.sh --quiet $cargo_flags --lib --manifest-path sandbox/Cargo.toml \
+  --target-dir sandbox/target/shipped
+built=sandbox/target/shipped/wasm32-unknown-unknown/release/tao_sandbox.wasm
 # wasm-opt --converge takes about a minute on this module: skip wasm-bindgen and wasm-opt
 # when cargo produced nothing newer than the last output.
 if [ "$built" -nt pkg/tao_sandbox_bg.wasm ] || [ ! -f pkg/tao_sandbox.js ]; then

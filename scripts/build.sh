@@ -11,33 +11,9 @@ scripts/install.sh build
 # built-in tools' code are modules of their own, built from the same crate with the
 # `net-module` and `tools-module` features (pkg/tao_net*, pkg/tao_tools*), which the core
 # imports the first time a run needs them.
-#
-# The three are built with a standard library of their own (-Zbuild-std, from the rust-src
-# component that scripts/install.sh adds), so that it is compiled with the rest of tao:
-# - with -Cpanic=immediate-abort: a panic, which is a bug of tao (no input causes one: tests/,
-#   make fuzz), traps at once, as it already ended in a trap, but without its message formatted
-#   on the way, so none of std's or tao's panic-message code and strings is linked
-#   (src/bindings/mod.rs's hook that printed them is compiled out). Std rebuilt with plain
-#   panic=abort saves nothing: the saving is all the panic reports. The core's wasm: 133,707 ->
-#   124,903 B gzip;
-# - -Zlocation-detail=none: no file names for wasm-bindgen's own throw messages (-541 B), and
-#   std's optimize_for_size feature, its smaller algorithms (-507 B);
-# - core, alloc and dlmalloc (std's allocator on wasm) at opt-level 3, as the prebuilt std is:
-#   at tao's opt-level "z" a turn was 18% slower (string and slice code, allocation); at 3 it is
-#   as fast as before or faster (bench/ab.mjs against the prebuilt std, both orders, 1,000
-#   pairs: 0.98-0.95 at 10 steps, 0.94 at 50), for +171 B. The core's wasm: 123,988 B gzip.
-# These flags are unstable: RUSTC_BOOTSTRAP=1 lets the machine's stable toolchain take them, and
-# a toolchain that drops one fails this build loudly. `cargo test`, clippy and the browser tests
-# build as usual; this build has its own target directory so neither rebuilds the other's.
-shipped() {
-  RUSTC_BOOTSTRAP=1 RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none" \
-    cargo build --release --lib --target wasm32-unknown-unknown --no-default-features \
-    -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size \
-    --config profile.release.package.core.opt-level=3 \
-    --config profile.release.package.alloc.opt-level=3 \
-    --config profile.release.package.dlmalloc.opt-level=3 \
-    --target-dir target/shipped "$@"
-}
+# The three are built by scripts/cargo-shipped.sh, with a standard library of their own (it says
+# why), in a target directory of their own.
+shipped() { scripts/cargo-shipped.sh --lib --no-default-features --target-dir target/shipped "$@"; }
 wasm=target/shipped/wasm32-unknown-unknown/release/tao_agent.wasm
 rm -rf pkg/snippets
 for module in net tools; do

@@ -73,7 +73,7 @@
 # 143,491 -> 141,019 B. The futures handed to JS through one boxed type (-449 B), wasm-opt's
 # --low-memory-unused (-569 B): 140,014 B; the training record built with json::object: 139,968 B.
 # Goal and ceiling came down by 9.5 KiB when the shipped builds got a standard library of their
-# own (scripts/build.sh): compiled with panic=immediate-abort (a panic traps at once, with no
+# own (scripts/cargo-shipped.sh): compiled with panic=immediate-abort (a panic traps at once, with no
 # message formatted), no locations and std's smaller algorithms, and its hot crates at
 # opt-level 3 so that a turn is no slower: 139,968 -> 130,275 B.
 # The ceiling is today's size plus a little headroom, so a regression fails the

@@ -80,7 +80,7 @@ const TYPES: &str = include_str!("types.d.ts");
 /// A panic is a bug of tao (nothing a user does should cause one): say where it happened on
 /// the console before the module stops. Written here rather than with the usual crate, which
 /// formats the whole panic report and captures a JS stack (1.1 KB gzip for the same line).
-/// The shipped build traps at the panic itself (scripts/build.sh: panic=immediate-abort) and
+/// The shipped build traps at the panic itself (scripts/cargo-shipped.sh: panic=immediate-abort) and
 /// keeps no report to print, so it has no hook.
 #[cfg(not(panic = "immediate-abort"))]
 #[wasm_bindgen(start)]
