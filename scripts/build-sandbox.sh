@@ -23,12 +23,6 @@ for target in wasm32-wasip1 wasm32-unknown-unknown; do
   fi
 done
 
-# The standard library's source, for the sandbox's own std (scripts/cargo-shipped.sh).
-if [ ! -d "$(rustc --print sysroot)/lib/rustlib/src/rust/library" ]; then
-  say "rustup component add rust-src"
-  rustup component add rust-src
-fi
-
 # wasm-bindgen CLI: the exact version of the crate pinned in sandbox/Cargo.toml.
 WASM_BINDGEN_VERSION=0.2.130
 if ! wasm-bindgen --version 2>/dev/null | grep -q " $WASM_BINDGEN_VERSION"; then

@@ -2,8 +2,9 @@
 # `cargo build --release --target wasm32-unknown-unknown "$@"` for the wasm that pages load: the
 # core and its two modules (scripts/build.sh) and the wasm-tool sandbox (scripts/build-sandbox.sh).
 #
-# They are built with a standard library of their own (-Zbuild-std, from the rust-src component
-# that scripts/install.sh adds), compiled with the rest of the module:
+# They are built with a standard library of their own (-Zbuild-std, from the rust-src component,
+# added below when missing: rustup fetches it as it fetches the wasm target), compiled with the
+# rest of the module:
 # - with -Cpanic=immediate-abort: a panic, which is a bug (no input causes one: tests/,
 #   make fuzz, the sandbox's garbage and hostile tests), traps at once, as it already ended in a
 #   trap, but without its message formatted on the way, so none of std's or our panic-message
@@ -22,6 +23,10 @@
 # build as usual; give this build a target directory of its own (--target-dir) so that neither
 # rebuilds the other's artifacts.
 set -euo pipefail
+if [ ! -d "$(rustc --print sysroot)/lib/rustlib/src/rust/library" ]; then
+  printf '\033[1mcargo-shipped:\033[0m %s\n' "rustup component add rust-src"
+  rustup component add rust-src
+fi
 export RUSTC_BOOTSTRAP=1
 export RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none"
 exec cargo build --release --target wasm32-unknown-unknown \

@@ -2,7 +2,7 @@
 # Installs what building and testing tao needs, each piece only when it is missing,
 # each at a pinned version. Safe to run again and again (make calls it every time).
 #
-#   scripts/install.sh build   the wasm target, std's source, wasm-bindgen CLI, wasm-opt (binaryen), esbuild
+#   scripts/install.sh build   the wasm target, wasm-bindgen CLI, wasm-opt (binaryen), esbuild
 #   scripts/install.sh test    all of the above, plus Chromium, chromedriver, playwright-core
 #   scripts/install.sh fuzz    cargo-fuzz, when a nightly toolchain is installed (make fuzz)
 set -euo pipefail
@@ -27,13 +27,6 @@ fi
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "rustup target add wasm32-unknown-unknown"
   rustup target add wasm32-unknown-unknown
-fi
-
-# The standard library's source (rustup's rust-src component, matching the toolchain): the
-# shipped wasm is built with its own copy of std (scripts/build.sh says why).
-if [ ! -d "$(rustc --print sysroot)/lib/rustlib/src/rust/library" ]; then
-  say "rustup component add rust-src"
-  rustup component add rust-src
 fi
 
 # wasm-bindgen CLI, the exact version of the crate (a mismatch refuses to run).
