@@ -69,6 +69,8 @@ if [ "$built" -nt pkg/tao_sandbox_bg.wasm ] || [ ! -f pkg/tao_sandbox.js ]; then
   # target-features sections are metadata no browser reads.
   node_modules/.bin/wasm-opt -Oz --converge --low-memory-unused --strip-producers --strip-target-features \
     pkg/tao_sandbox_bg.wasm -o pkg/tao_sandbox_bg.wasm
+  # Short import and export names, as the core's (scripts/short-names.mjs).
+  node scripts/short-names.mjs pkg/tao_sandbox
   # Its glue minified, as the core's is (scripts/build.sh).
   scripts/minify.sh pkg/tao_sandbox.js
 else

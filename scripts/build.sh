@@ -30,6 +30,9 @@ wasm-bindgen --target web --out-dir pkg "$wasm"
 for module in tao_agent tao_net tao_tools; do
   node_modules/.bin/wasm-opt -Oz --converge --low-memory-unused --strip-producers --strip-target-features \
     "pkg/${module}_bg.wasm" -o "pkg/${module}_bg.wasm"
+  # wasm-bindgen's long import and export names (hashes, closures' whole types) made short, in
+  # the wasm and its glue alike: core 3.3 KB gzip less, nothing else changes (the script says how).
+  node scripts/short-names.mjs "pkg/$module"
 done
 # The glue and the core's snippets, minified: wasm-bindgen writes readable JS with each export's
 # doc comment in it, which a page downloads for nothing (the declarations, tao_agent.d.ts, keep
