@@ -2,9 +2,8 @@
 # Writes dist/: the package a static site copies or installs (npm pack dist/).
 #
 #   tao.js, tao.d.ts          the entry (the core + <tao-agent> + <tao-trajectory>), its types
-#   tao_agent.js, _bg.wasm    the core (wasm-bindgen's glue and the wasm)
-#   snippets/                 the core's own JS, which the glue imports: values.js (values for JS)
-#                             and the loader of the modules below
+#   tao_agent.js, _bg.wasm    the core (wasm-bindgen's glue, with the core's own JS bundled in:
+#                             values for JS and the loader of the modules below; and the wasm)
 #   tao_net.js, _bg.wasm      the providers over HTTP, loaded only when a run first needs one
 #   tao_tools.js, _bg.wasm    the built-in tools' code (calculator, MediaWiki, search_docs), loaded
 #                             at a tool's first call
@@ -28,7 +27,6 @@ version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 rm -rf dist
 mkdir -p dist
 cp pkg/tao_agent.js pkg/tao_agent_bg.wasm pkg/tao_net.js pkg/tao_net_bg.wasm pkg/tao_tools.js pkg/tao_tools_bg.wasm pkg/tao_sandbox.js pkg/tao_sandbox_bg.wasm dist/
-cp -r pkg/snippets dist/snippets
 cp -r pkg/data dist/data
 cp embed/tao.js embed/tao-agent.js www/trajectory.js www/i18n.js www/i18n-zh.js www/chart.js www/picture.js www/wasm-tool.js www/sandbox.js dist/
 sed 's#"\.\./pkg/tao_sandbox\.js"#"./tao_sandbox.js"#' www/sandbox-worker.js > dist/sandbox-worker.js
@@ -63,14 +61,14 @@ cat > dist/package.json <<JSON
     "tao_tools.js", "tao_tools_bg.wasm",
     "tao-agent.js", "tao-agent.css",
     "trajectory.js", "i18n.js", "i18n-zh.js", "chart.js", "picture.js", "wasm-tool.js", "sandbox.js", "sandbox-worker.js",
-    "tao_sandbox.js", "tao_sandbox_bg.wasm", "data/scenarios.json", "data/knowledge.json", "data/zh.json", "snippets/", "README.md"
+    "tao_sandbox.js", "tao_sandbox_bg.wasm", "data/scenarios.json", "data/knowledge.json", "data/zh.json", "README.md"
   ]
 }
 JSON
 # What a page with <tao-agent> loads before Run works (the sandbox's files only come with a wasm tool).
 echo "dist/ (tao-agent $version):"
 total=0
-for f in tao.js tao_agent.js tao_agent_bg.wasm $(cd dist && find snippets -name '*.js') tao-agent.js tao-agent.css trajectory.js i18n.js; do
+for f in tao.js tao_agent.js tao_agent_bg.wasm tao-agent.js tao-agent.css trajectory.js i18n.js; do
   size=$(gzip -9c "dist/$f" | wc -c)
   total=$((total + size))
   printf '  %-22s %8d bytes gzip\n' "$f" "$size"

@@ -85,12 +85,10 @@ GOAL_GZIP=$((128 * 1024 + 512))
 CEILING_GZIP=$((128 * 1024))
 gz() { gzip -9 -c "$1" | wc -c; }
 wasm=pkg/tao_agent_bg.wasm glue=pkg/tao_agent.js
-# The core's own JS that the glue imports (src/bindings/values.js), as wasm-bindgen writes it.
-snippets=$(grep -o "snippets/[^'\"]*\.js" "$glue" | sort -u | sed 's#^#pkg/#')
+# The glue has the core's own JS (src/bindings/values.js, the modules' loader) bundled in.
 core=$(( $(gz "$wasm") + $(gz "$glue") ))
-for f in $snippets; do core=$((core + $(gz "$f"))); done
 printf '%-28s %9s %9s\n' file raw gzip
-for f in "$wasm" "$glue" $snippets; do printf '%-28s %9d %9d\n' "$(echo "$f" | sed 's#snippets/.*/#snippets/…/#')" "$(wc -c <"$f")" "$(gz "$f")"; done
+for f in "$wasm" "$glue"; do printf '%-28s %9d %9d\n' "$f" "$(wc -c <"$f")" "$(gz "$f")"; done
 # The offline data the demo page fetches at start (not in the core: see above).
 data=0
 for f in pkg/data/*.json; do [ -f "$f" ] && data=$((data + $(gz "$f"))); done

@@ -8,15 +8,18 @@ use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-// A module's glue and wasm are found beside the core's (this file is written to
-// `snippets/<crate>/inline0.js` under it). Node reads the wasm from the disk: its `fetch` does
-// not read `file:` URLs. A failed load is tried again at the next need.
+// A module's glue and wasm are found beside the core's: wasm-bindgen writes this code to
+// `snippets/<crate>/inline0.js` under them, and the shipped build (scripts/build.sh) bundles it
+// into the core's glue itself. Node reads the wasm from the disk: its `fetch` does not read
+// `file:` URLs. A failed load is tried again at the next need.
 #[wasm_bindgen(inline_js = r#"
 const loading = {};
+const snippet = /\/snippets\/[^/]+\/inline\d+\.js$/.test(new URL(import.meta.url).pathname);
+const beside = new URL(snippet ? "../../" : "./", import.meta.url);
 export function load_module(name) {
   loading[name] ??= (async () => {
-    const module = await import(new URL(`../../${name}.js`, import.meta.url).href);
-    const wasm = new URL(`../../${name}_bg.wasm`, import.meta.url);
+    const module = await import(new URL(`${name}.js`, beside).href);
+    const wasm = new URL(`${name}_bg.wasm`, beside);
     const fs = "node:fs/promises";
     const bytes = wasm.protocol === "file:" ? (await import(fs)).readFile(wasm) : wasm;
     await module.default({ module_or_path: await bytes });
