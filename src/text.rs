@@ -176,6 +176,7 @@ fn is_closing(c: char) -> bool {
 /// `items` as a list of quoted texts, `["Ulm", "Albert Einstein"]`: the way Rust's `{:?}` shows
 /// them (and Python's `str(list)`, as the paper's WikiEnv wrote its "Similar:"), quoted and
 /// escaped as JSON, so the wasm does not carry Rust's debug formatting for one line (0.5 KB).
+#[cfg(feature = "builtin-tools")]
 pub fn quoted_list(items: &[&str]) -> String {
     let quoted: Vec<String> = items
         .iter()

@@ -34,9 +34,13 @@ export const state = {
   runs: [],
 };
 
-/** Keeps a run that ended for the training export (once; a run still going is not kept). */
+/** Keeps a run that ended for the training export (once; a run still going is not kept), and
+ * says so with `tao:kept` (the export's bar counts the runs). */
 export function keepRun(trajectory, extra = {}) {
-  if (trajectory?.stop && !state.runs.some((r) => r.trajectory === trajectory)) state.runs.push({ trajectory, extra });
+  if (trajectory?.stop && !state.runs.some((r) => r.trajectory === trajectory)) {
+    state.runs.push({ trajectory, extra });
+    document.dispatchEvent(new Event("tao:kept"));
+  }
 }
 
 /** The text of `pkg/data/<name>.json`, the offline data the wasm does not carry. */

@@ -199,7 +199,11 @@ export class TaoCompare extends HTMLElement {
     this.#results.clear();
     controls.setRunning("running");
     showStatus(t("compare.running").replace("{n}", String(modes.length)));
-    const trajectories = await Promise.all(modes.map((mode) => this.#runColumn(mode, settings, gold, controller.signal)));
+    // Each column's run and its scores, kept for Export JSONL once all have ended, in the
+    // columns' order (the order they end in depends on their tools and models).
+    const kept = new Map();
+    const trajectories = await Promise.all(modes.map((mode) => this.#runColumn(mode, settings, gold, controller.signal, kept)));
+    for (const mode of modes) if (kept.has(mode)) keepRun(...kept.get(mode));
     this.#running = null;
     state.running = null;
     controls.setRunning(false);
@@ -212,8 +216,9 @@ export class TaoCompare extends HTMLElement {
     announce(`${t("compare.done")} ${summary}`);
   }
 
-  /** One mode's run, streamed into its column; its trajectory, or null when it could not run. */
-  async #runColumn(mode, settings, gold, signal) {
+  /** One mode's run, streamed into its column; its trajectory, or null when it could not run.
+   * The run and its scores go into `kept`, by mode. */
+  async #runColumn(mode, settings, gold, signal, kept) {
     const column = this.#columns.get(mode);
     const panel = toolsPanel.settings();
     column.values = { steps: 0, n_calls: 0, n_badcalls: 0 };
@@ -260,7 +265,7 @@ export class TaoCompare extends HTMLElement {
       this.#showCounters(column);
       // Kept for Export JSONL, with its score as the reward when there is a gold answer.
       const score = column.values.score;
-      keepRun(traj, score ? { gold, em: score.em, f1: score.f1, reward: score.f1 } : {});
+      kept.set(mode, [traj, score ? { gold, em: score.em, f1: score.f1, reward: score.f1 } : {}]);
       column.view.render(traj, { live: true });
       return traj;
     } catch (e) {

@@ -75,6 +75,7 @@ export function install() {
     keepRun(state.lastTrajectory);
     refresh();
   });
+  document.addEventListener("tao:kept", refresh); // (a compare keeps its runs when all have ended)
   document.addEventListener("tao:lang", () => setTimeout(refresh));
   for (const button of bar()?.querySelectorAll("[data-rate]") ?? []) {
     button.addEventListener("click", () => rate(Number(button.dataset.rate)));

@@ -1,6 +1,6 @@
 //! The built-in tools whose code the core built without it (the shipped wasm) takes from the
 //! tools' module (`tools_module`, `pkg/tao_tools*`): the calculator, `search`/`lookup` over a
-//! live MediaWiki, and `search_docs`. The core keeps what the model is told (each spec, in both
+//! live MediaWiki or over the pages loaded (`loadOfflineData({knowledge})`), and `search_docs`. The core keeps what the model is told (each spec, in both
 //! languages), so prompts are the same before anything is loaded; a tool's first call loads the
 //! module and makes the tool there (one per agent: `search` and `lookup` share their open page
 //! in it), and every call runs there. The observation, and whether a failure is the model's (a
@@ -13,7 +13,7 @@ use crate::json::Value;
 use crate::settings::{Docs, Elsewhere};
 use crate::to_json::Object as JsonObject;
 use crate::tools::docs;
-use crate::tools::knowledge::lookup_spec;
+use crate::tools::knowledge::{self, lookup_spec};
 use crate::tools::wikipedia::{search_spec, Wiki};
 use crate::tools::{calculator_spec, Tool, ToolError, ToolOutput};
 use js_sys::{Array, Function, Object, Promise, Reflect};
@@ -64,6 +64,21 @@ impl Elsewhere for FromModule {
         // A search is a read, and a lookup pages through the open page: both replay.
         vec![
             ModuleTool::made(search_spec(), maker.clone(), (true, false)),
+            ModuleTool::made(lookup_spec(), maker, (true, true)),
+        ]
+    }
+
+    fn offline(&self, lang: &str) -> Vec<Rc<dyn Tool>> {
+        // The module reads the pages' text the core checked and kept (settings refuse a run
+        // without them, so `pages` is there).
+        let config = Object::new();
+        if let Some(pages) = knowledge::text() {
+            let _ = Reflect::set(&config, &"pages".into(), &pages.as_ref().into());
+        }
+        let _ = Reflect::set(&config, &"lang".into(), &lang.into());
+        let maker = self.maker("offline", config.into());
+        vec![
+            ModuleTool::made(knowledge::search_spec(), maker.clone(), (true, false)),
             ModuleTool::made(lookup_spec(), maker, (true, true)),
         ]
     }

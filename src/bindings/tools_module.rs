@@ -2,6 +2,7 @@
 //! the built-in tools the shipped core leaves out (`super::module_tool` drives it). A `Toolbox`
 //! is one agent's tools of one kind, made from their settings: `calculator`; `wiki` (`search`
 //! and `lookup` over a live MediaWiki, sharing their open page: `{api, variant, signal}`);
+//! `offline` (the same two over the pages of a knowledge file: `{pages, lang}`, its text);
 //! `docs` (`search_docs` over `{docs: [...]}` or the file at `{url}`). `call(name, input)`
 //! resolves to the observation, or rejects with an `Error` whose `kind` says whose failure it
 //! is: `bad_input` (the model's: the message says what was expected) or `failed` (the tool's).
@@ -10,6 +11,7 @@ use super::fetch::WebTransport;
 use super::{get, js_error, json_of};
 use crate::error::Error;
 use crate::tools::docs::{self, read_docs};
+use crate::tools::knowledge;
 use crate::tools::wikipedia::{self, Wiki};
 use crate::tools::{calculator, Tool, ToolError};
 use js_sys::{Promise, Reflect};
@@ -26,7 +28,7 @@ pub struct Toolbox {
 
 #[wasm_bindgen]
 impl Toolbox {
-    /// The tools of `kind` (`calculator`, `wiki`, `docs`), made from `config`.
+    /// The tools of `kind` (`calculator`, `wiki`, `offline`, `docs`), made from `config`.
     #[wasm_bindgen(constructor)]
     pub fn new(kind: &str, config: JsValue) -> Result<Toolbox, JsValue> {
         let signal = get(&config, "signal").dyn_into::<AbortSignal>().ok();
@@ -45,6 +47,11 @@ impl Toolbox {
                     _ => None,
                 };
                 wikipedia::tools(Wiki { api, variant }, transport())
+            }
+            "offline" => {
+                let pages = text("pages").ok_or_else(|| bad("offline needs {pages}"))?;
+                let lang = text("lang").unwrap_or_default();
+                knowledge::tools_from(&pages, &lang).map_err(|e| js_error(&e))?
             }
             "docs" => match text("url") {
                 Some(url) => vec![docs::tool_from_url(&url, transport())],

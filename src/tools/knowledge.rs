@@ -11,11 +11,19 @@
 //! The pages (`data/knowledge.json`) are compiled in for the CLI and the tests (the
 //! `bundled-data` feature). The shipped wasm leaves them out (5 KB gzip that a page with its own
 //! tools never reads); the page that wants them fetches the file and hands it to [`install`].
+//! The shipped core leaves out the two tools' code too (built without `builtin-tools`): it
+//! checks and keeps the file's text, and the tools' module, loaded at the first search, reads it
+//! and runs them ([`super::Elsewhere::offline`]).
 
-use super::{FnTool, Tool, ToolError, ToolSpec};
+use super::ToolSpec;
+#[cfg(feature = "builtin-tools")]
+use super::{FnTool, Tool, ToolError};
 use crate::error::Error;
+#[cfg(feature = "builtin-tools")]
+use crate::json::FromJson;
+use crate::json::Object;
 use crate::json::Value;
-use crate::json::{FromJson, Object};
+#[cfg(feature = "builtin-tools")]
 use crate::text::{fold_case, folded, quoted_list, sentences};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -23,17 +31,21 @@ use std::rc::Rc;
 thread_local! {
     /// The pages loaded: the compiled-in ones (or none) until [`install`] replaces them, read
     /// once rather than at every agent (reading them is the costly part of building one).
+    #[cfg(feature = "builtin-tools")]
     static PAGES: RefCell<Rc<[Page]>> = RefCell::new(bundled());
+    /// A build without the tools' code keeps the text of the pages it checked, for the module.
+    #[cfg(not(feature = "builtin-tools"))]
+    static PAGES: RefCell<Option<Rc<str>>> = const { RefCell::new(None) };
 }
 
 /// The compiled-in pages (the file is tested, so this never fails in practice).
-#[cfg(feature = "bundled-data")]
+#[cfg(all(feature = "builtin-tools", feature = "bundled-data"))]
 fn bundled() -> Rc<[Page]> {
     read(include_str!("../../data/knowledge.json")).unwrap_or_else(|_| Rc::from([]))
 }
 
 /// None compiled in: the page installs them.
-#[cfg(not(feature = "bundled-data"))]
+#[cfg(all(feature = "builtin-tools", not(feature = "bundled-data")))]
 fn bundled() -> Rc<[Page]> {
     Rc::from([])
 }
@@ -49,17 +61,39 @@ pub fn install(json: &str) -> Result<(), Error> {
 
 /// Whether there are pages for the offline `search` to read (in the wasm, once installed).
 pub fn loaded() -> bool {
-    PAGES.with(|pages| !pages.borrow().is_empty())
+    #[cfg(feature = "builtin-tools")]
+    return PAGES.with(|pages| !pages.borrow().is_empty());
+    #[cfg(not(feature = "builtin-tools"))]
+    return PAGES.with(|pages| pages.borrow().is_some());
 }
 
+/// The text of the pages loaded, for the tools' module to read (a build without their code).
+#[cfg(not(feature = "builtin-tools"))]
+pub fn text() -> Option<Rc<str>> {
+    PAGES.with(|pages| pages.borrow().clone())
+}
+
+/// A build without the tools' code checks the file's shape (a JSON object with a list of
+/// `pages`) and keeps its text: the tools' module reads the pages at the first search, and says
+/// there what is wrong with one.
+#[cfg(not(feature = "builtin-tools"))]
+fn read(json: &str) -> Result<Option<Rc<str>>, String> {
+    let value: Value = crate::json::from_str(json).map_err(|e| e.to_string())?;
+    let pages: Vec<Value> = Object::new(&value, "the knowledge base")?.required("pages")?;
+    Ok((!pages.is_empty()).then(|| Rc::from(json)))
+}
+
+#[cfg(feature = "builtin-tools")]
 fn read(json: &str) -> Result<Rc<[Page]>, String> {
     let value: Value = crate::json::from_str(json).map_err(|e| e.to_string())?;
     let pages: Vec<Page> = Object::new(&value, "the knowledge base")?.required("pages")?;
     Ok(pages.into())
 }
 /// How many sentences `search` shows of a page (the paper's `get_page_obs` shows five).
+#[cfg(feature = "builtin-tools")]
 const SENTENCES_SHOWN: usize = 5;
 
+#[cfg(feature = "builtin-tools")]
 struct Page {
     title: String,
     aliases: Vec<String>,
@@ -68,6 +102,7 @@ struct Page {
 }
 
 // Reading the knowledge base (see `crate::json` for why this is not derived).
+#[cfg(feature = "builtin-tools")]
 impl FromJson for Page {
     fn from_value(value: &Value) -> Result<Self, String> {
         let o = Object::new(value, "struct Page")?;
@@ -82,6 +117,7 @@ impl FromJson for Page {
 
 /// The open page and the current lookup: the paper's WikiEnv state, shared by `search` and
 /// `lookup` (here and in the live Wikipedia tools, so the two environments behave the same).
+#[cfg(feature = "builtin-tools")]
 #[derive(Default)]
 pub(crate) struct Browser {
     sentences: Vec<String>,
@@ -90,6 +126,7 @@ pub(crate) struct Browser {
     next: usize,
 }
 
+#[cfg(feature = "builtin-tools")]
 impl Browser {
     /// Opens a page, given as its sentences, and returns what `search` shows of it: the first
     /// five sentences. A new page forgets the lookup in progress.
@@ -141,33 +178,55 @@ impl Browser {
 /// The two tools, `search` and `lookup`, sharing one browser state. `lang` picks the page text
 /// (`zh` for Chinese, anything else English).
 /// Without pages loaded, every search finds nothing (settings refuse such a run first).
+#[cfg(feature = "builtin-tools")]
 pub fn tools(lang: &str) -> Vec<Rc<dyn Tool>> {
-    let pages = PAGES.with(|pages| pages.borrow().clone());
+    tools_over(PAGES.with(|pages| pages.borrow().clone()), lang)
+}
+
+/// The two tools over the pages of `json` (the tools' module: the core hands it the text).
+#[cfg(all(feature = "tools-module", target_arch = "wasm32"))]
+pub(crate) fn tools_from(json: &str, lang: &str) -> Result<Vec<Rc<dyn Tool>>, Error> {
+    let pages =
+        read(json).map_err(|e| Error::config(format!("the knowledge pages are invalid: {e}")))?;
+    Ok(tools_over(pages, lang))
+}
+
+#[cfg(feature = "builtin-tools")]
+fn tools_over(pages: Rc<[Page]>, lang: &str) -> Vec<Rc<dyn Tool>> {
     let chinese = lang == "zh";
     let browser = Rc::new(RefCell::new(Browser::default()));
 
     let state = browser.clone();
-    let search = FnTool::new(
-        "search",
-        "Searches the encyclopedia for an entity (a person, place, company, topic) and returns the first sentences of its page, or similar titles when there is no page.",
-        "query",
-        move |query: &str| {
-            if query.is_empty() {
-                return Err(ToolError::BadInput("search needs an entity, e.g. search[Albert Einstein]".into()));
-            }
-            let Some(page) = best_page(&pages, query) else {
-                let titles: Vec<&str> = pages.iter().map(|p| p.title.as_str()).collect();
-                return Ok(format!("Could not find [{query}]. Similar: {}.", quoted_list(&titles)));
-            };
-            let text = if chinese { &page.zh } else { &page.en };
-            Ok(state.borrow_mut().open(sentences(text)))
-        },
-    );
+    let search = FnTool::new("search", SEARCH, "query", move |query: &str| {
+        if query.is_empty() {
+            return Err(ToolError::BadInput(
+                "search needs an entity, e.g. search[Albert Einstein]".into(),
+            ));
+        }
+        let Some(page) = best_page(&pages, query) else {
+            let titles: Vec<&str> = pages.iter().map(|p| p.title.as_str()).collect();
+            return Ok(format!(
+                "Could not find [{query}]. Similar: {}.",
+                quoted_list(&titles)
+            ));
+        };
+        let text = if chinese { &page.zh } else { &page.en };
+        Ok(state.borrow_mut().open(sentences(text)))
+    });
     vec![Rc::new(search.replaying()), lookup_tool(browser)]
+}
+
+/// What the model is told the offline `search` does.
+const SEARCH: &str = "Searches the encyclopedia for an entity (a person, place, company, topic) and returns the first sentences of its page, or similar titles when there is no page.";
+
+/// What the model is told about the offline `search` (a build without its code keeps this).
+pub fn search_spec() -> ToolSpec {
+    ToolSpec::new("search", SEARCH, super::string_schema("query"))
 }
 
 /// `lookup[keyword]` in the page `browser` has open: the same tool over the built-in pages and
 /// over a live wiki.
+#[cfg(feature = "builtin-tools")]
 pub(crate) fn lookup_tool(browser: Rc<RefCell<Browser>>) -> Rc<dyn Tool> {
     Rc::new(
         FnTool::new("lookup", LOOKUP, "keyword", move |keyword: &str| {
@@ -189,6 +248,7 @@ pub fn lookup_spec() -> ToolSpec {
 
 /// The page whose title or alias best matches `query`: an exact match, then the longest alias
 /// the query contains (or that contains the query), then the most shared words.
+#[cfg(feature = "builtin-tools")]
 fn best_page<'p>(pages: &'p [Page], query: &str) -> Option<&'p Page> {
     let q = normalize(query);
     let words: Vec<&str> = q.split(' ').filter(|w| w.chars().count() >= 3).collect();
@@ -229,6 +289,7 @@ fn best_page<'p>(pages: &'p [Page], query: &str) -> Option<&'p Page> {
 /// A title, an alias or a query as `best_page` compares them: in lower case (as `lookup` folds
 /// it), its words (letters, digits, the `·` in Chinese names, and `<` for the HTML test page's
 /// alias) joined by single spaces.
+#[cfg(feature = "builtin-tools")]
 fn normalize(s: &str) -> String {
     let cleaned: String = s
         .chars()
@@ -243,7 +304,7 @@ fn normalize(s: &str) -> String {
     cleaned.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "builtin-tools"))]
 mod tests {
     use super::*;
     use crate::host::block_on;

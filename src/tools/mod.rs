@@ -271,6 +271,9 @@ pub trait Elsewhere {
     fn wiki(&self, wiki: &wikipedia::Wiki) -> Vec<Rc<dyn Tool>>;
     /// `search_docs` over `docs`: given, or the file at a URL (fetched at the first search).
     fn docs(&self, docs: &docs::Docs) -> Rc<dyn Tool>;
+    /// `search` and `lookup` over the pages loaded ([`knowledge::install`]), with their texts
+    /// in `lang`, sharing one open page.
+    fn offline(&self, lang: &str) -> Vec<Rc<dyn Tool>>;
 }
 
 /// The calculator's description (the tool is in [`calculator`], when this build carries it).
@@ -301,19 +304,37 @@ pub fn builtin_with(
     #[cfg(feature = "builtin-tools")]
     let _ = elsewhere;
     #[cfg(not(feature = "builtin-tools"))]
+    fn missing(what: &str) -> crate::error::Error {
+        crate::error::Error::config(format!("this build of tao has no code for {what}"))
+    }
+    #[cfg(not(feature = "builtin-tools"))]
     let calculator = || {
-        elsewhere.map(|e| e.calculator()).ok_or_else(|| {
-            crate::error::Error::config("this build of tao has no code for the calculator")
-        })
+        elsewhere
+            .map(|e| e.calculator())
+            .ok_or_else(|| missing("the calculator"))
     };
+    #[cfg(not(feature = "builtin-tools"))]
+    let offline = || {
+        let made = elsewhere.map(|e| e.offline(lang));
+        made.ok_or_else(|| missing("the offline search"))
+    };
+    #[cfg(feature = "builtin-tools")]
+    let offline = || Ok::<_, crate::error::Error>(knowledge::tools(lang));
     let mut registry = Registry::new();
     // `search` and `lookup` share one browser state, so they are made together, and only when
     // asked for (reading the knowledge base is the costly part of building an agent).
     let mut knowledge: Option<Vec<Rc<dyn Tool>>> = None;
     for name in names {
         match name.as_str() {
-            "search" => registry.register(knowledge.get_or_insert_with(|| knowledge::tools(lang))[0].clone()),
-            "lookup" => registry.register(knowledge.get_or_insert_with(|| knowledge::tools(lang))[1].clone()),
+            "search" | "lookup" => {
+                if knowledge.is_none() {
+                    knowledge = Some(offline()?);
+                }
+                // (Both makers make the two, in this order.)
+                if let Some([search, lookup]) = knowledge.as_deref() {
+                    registry.register(if name == "search" { search } else { lookup }.clone());
+                }
+            }
             #[cfg(feature = "builtin-tools")]
             "calculator" => registry.register(calculator::tool()),
             #[cfg(not(feature = "builtin-tools"))]
