@@ -79,10 +79,15 @@
 # The ceiling is today's size plus a little headroom, so a regression fails the
 # build long before it reaches the goal; lower it as size work lands (and raise it only with a
 # reason in the commit).
+# Goal and ceiling came down by 7 KiB: wasm-bindgen's long import and export names made short in
+# the wasm and its glue (scripts/short-names.mjs: -3,339 B), the glue shipped with its snippets
+# bundled in (-368), wasm-opt merging functions that differ only in constants (-429), and the
+# offline search and lookup run in the tools' module, the core keeping the pages' text (-2,980):
+# 130,275 -> 123,159 B.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-GOAL_GZIP=$((128 * 1024 + 512))
-CEILING_GZIP=$((128 * 1024))
+GOAL_GZIP=$((121 * 1024 + 512))
+CEILING_GZIP=$((121 * 1024))
 gz() { gzip -9 -c "$1" | wc -c; }
 wasm=pkg/tao_agent_bg.wasm glue=pkg/tao_agent.js
 # The glue has the core's own JS (src/bindings/values.js, the modules' loader) bundled in.
