@@ -12,10 +12,11 @@
 #   Std rebuilt with plain panic=abort saves nothing: the saving is all the panic reports;
 # - -Zlocation-detail=none: no file names for wasm-bindgen's own throw messages (core -541 B),
 #   and std's optimize_for_size feature, its smaller algorithms (-507 B);
-# - core, alloc and dlmalloc (std's allocator on wasm) at opt-level 3, as the prebuilt std is:
-#   at our opt-level "z" a turn was 18% slower (string and slice code, allocation); at 3 it is
-#   as fast as with the prebuilt std or faster (bench/ab.mjs, both orders, 1,000 pairs: 0.95-0.98
-#   at 10 steps, 0.94 at 50), for +171 B. All of std at 3 was 3% faster still, 0.8 KB larger.
+# - core and alloc at opt-level 3, as the prebuilt std is: at our opt-level "z" a turn was 18%
+#   slower (string and slice code, allocation); at 3 it is as fast as with the prebuilt std or
+#   faster (bench/ab.mjs, both orders, 1,000 pairs: 0.95-0.98 at 10 steps, 0.94 at 50), for
+#   +171 B. All of std at 3 was 3% faster still, 0.8 KB larger. (std's allocator, dlmalloc, was
+#   at 3 too; the wasm now uses rlsf's (src/lib.rs), as fast at "z" as at 3.)
 # Measured (gzip): the core's wasm 133,707 -> 123,988 B, the providers' and tools' modules -9.1
 # and -9.8 KB, the sandbox 287,500 -> 240,405 B with wasmi as fast as before.
 # These flags are unstable: RUSTC_BOOTSTRAP=1 lets the machine's stable toolchain take them, and
@@ -33,5 +34,4 @@ exec cargo build --release --target wasm32-unknown-unknown \
   -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size \
   --config profile.release.package.core.opt-level=3 \
   --config profile.release.package.alloc.opt-level=3 \
-  --config profile.release.package.dlmalloc.opt-level=3 \
   "$@"

@@ -55,6 +55,28 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+// The wasm's allocator: rlsf's TLSF (two-level segregated fit: constant-time allocation and
+// freeing, free blocks merged with their neighbours, and the pages it takes from `memory.grow`
+// merged into one pool) instead of std's dlmalloc. A well-kept library, chosen by measurement:
+// the core 1.8 KB gzip smaller, and a turn no slower (`bench/ab.mjs`, 300 pairs: 0.96 and 1.005
+// in the two orders at 10 steps; 0.96 at 50 with a listener), at "z" as at opt-level 3. Its own
+// `realloc` (growing a block in place) is left out, as its code-size preset does: 0.3 KB for no
+// measurable gain (a growing string or list doubles its capacity). Memory does not grow from
+// run to run (400 runs of 50 steps); a run with 10 MB of observations peaked at 53 MB against
+// dlmalloc's 46. Natively, the system's allocator.
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: rlsf::GlobalTlsf<Pools> = rlsf::GlobalTlsf::new();
+
+/// rlsf's options: the pools merged, no in-place `realloc` (see above).
+#[cfg(target_arch = "wasm32")]
+struct Pools;
+
+#[cfg(target_arch = "wasm32")]
+impl rlsf::GlobalTlsfOptions for Pools {
+    const ENABLE_REALLOCATION: bool = false;
+}
+
 pub mod agent;
 pub mod chat;
 pub mod error;
