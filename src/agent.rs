@@ -12,7 +12,7 @@
 //! edited or forked, and go on with [`Agent::step`] from any trajectory.
 
 mod call;
-mod memory;
+pub(crate) mod memory;
 
 use crate::chat::ToolSpec;
 use crate::error::Error;
@@ -91,6 +91,9 @@ pub struct Agent {
     /// and its input as soon as each is known). When nobody does, the parser does not work
     /// them out; they are sent once the reply is read, as always. True unless set.
     pub live_events: bool,
+    /// The built-in tools' code, when this build does not carry it: the offline model's memos
+    /// are written there (see `memory`). `None` in a build that carries it.
+    pub elsewhere: Option<Rc<dyn crate::tools::Elsewhere>>,
     host: Rc<dyn Host>,
     /// Whether the tools were brought back to where the trajectory left them (see `restore`).
     restored: std::cell::Cell<bool>,
@@ -107,6 +110,7 @@ impl Agent {
             tools,
             abort: Abort::default(),
             live_events: true,
+            elsewhere: None,
             host,
             restored: Default::default(),
             prompts: Default::default(),

@@ -391,7 +391,9 @@ impl Settings {
                     ))
                 }
             };
-        Ok(Agent::new(self.config.clone(), model, tools, host))
+        let mut agent = Agent::new(self.config.clone(), model, tools, host);
+        agent.elsewhere = given;
+        Ok(agent)
     }
 
     fn scripted(&self, name: &str, policy: Policy, host: &Rc<dyn Host>) -> Scripted {

@@ -8,8 +8,11 @@
 //! sentences; one splitter serves them all, so a page is read the same way by every tool, and
 //! a fix (Chinese sentences ending in ！ or ？) is made once. This file is the ground floor: it
 //! imports nothing from the rest of the crate, and uses no Unicode tables beyond what `char`
-//! already links, because every byte here is in the wasm the page downloads.
+//! already links, because every byte here is in the wasm the page downloads. (The sentence
+//! splitter and the folding are the built-in tools' code, with tao's own memos for the offline
+//! model: the page's core leaves them to the tools' module.)
 
+#[cfg(feature = "builtin-tools")]
 use std::ops::Range;
 
 /// Whether two texts are the same, compared eight bytes at a time (comparing is what a
@@ -52,6 +55,7 @@ fn word(bytes: &[u8], i: usize) -> u64 {
 }
 
 /// `text` in lower case, as [`fold_case`] folds each character: what `lookup` compares.
+#[cfg(feature = "builtin-tools")]
 pub fn folded(text: &str) -> String {
     text.chars().map(fold_case).collect()
 }
@@ -86,6 +90,7 @@ pub fn fold_case(c: char) -> char {
 
 /// The sentences of `text`, as pieces of it without the spaces around them (see
 /// [`sentence_ranges`] for where they end).
+#[cfg(feature = "builtin-tools")]
 pub fn sentences(text: &str) -> Vec<&str> {
     // A loop rather than `map` and `collect`: the iterator adapters cost the wasm ~1 KB.
     let mut out = Vec::new();
@@ -114,6 +119,7 @@ pub fn sentences(text: &str) -> Vec<&str> {
 /// abbreviation before a space does (`Dr. Smith` is two): telling the two apart needs a
 /// dictionary, and the paper's observations are cut this way ("The current CEO of Apple
 /// Inc.").
+#[cfg(feature = "builtin-tools")]
 pub fn sentence_ranges(text: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut open: Option<usize> = None; // where the sentence being read starts
@@ -161,11 +167,13 @@ pub fn sentence_ranges(text: &str) -> Vec<Range<usize>> {
 }
 
 /// A mark that can end a sentence, in either width.
+#[cfg(feature = "builtin-tools")]
 fn is_stop(c: char) -> bool {
     matches!(c, '.' | '!' | '?' | '。' | '！' | '？')
 }
 
 /// A closing quote or bracket, which stays with the stop before it.
+#[cfg(feature = "builtin-tools")]
 fn is_closing(c: char) -> bool {
     matches!(
         c,

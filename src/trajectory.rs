@@ -442,6 +442,15 @@ impl Step {
         self.calls.iter().map(|c| c.saved_chars).sum()
     }
 
+    /// Whether its action failed: a repair, a tool error, or a denied approval.
+    pub fn failed(&self) -> bool {
+        let error = self
+            .observation
+            .as_deref()
+            .is_some_and(|o| o.starts_with("Error:"));
+        self.repair.is_some() || error || self.approved == Some(false)
+    }
+
     /// Milliseconds spent waiting for (and reading) the model, over all its calls.
     pub fn model_ms(&self) -> f64 {
         self.calls.iter().map(|c| c.ms).sum()
@@ -546,6 +555,125 @@ json_struct!(Stats = 5 {
     completion_tokens,
     saved_chars
 });
+
+/// What tao's own memo (`crate::agent::memory::extract`) is written from: the task, the
+/// latest summary, and each step's action, observation and whether it failed. Read from a
+/// trajectory ([`MemoSource::of`]) or, in the tools' module, from the trajectory file the page's
+/// core hands it ([`MemoSource::read`]: only these fields, without reading the whole file).
+#[cfg(feature = "builtin-tools")]
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MemoSource {
+    /// The question.
+    pub task: String,
+    /// The trajectory's language.
+    pub lang: Lang,
+    /// The latest summary's text.
+    pub summary: Option<String>,
+    /// How many of the first steps the latest summary stands for (0: none).
+    pub condensed: u32,
+    /// The steps so far.
+    pub steps: Vec<MemoStep>,
+}
+
+/// A step as a memo reads it.
+#[cfg(feature = "builtin-tools")]
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MemoStep {
+    /// Its number, from 1.
+    pub index: u32,
+    /// Its action as `tool[input]` (empty: none).
+    pub action: String,
+    /// The action's input as text (empty: none).
+    pub input: String,
+    /// What the tool returned.
+    pub observation: Option<String>,
+    /// Whether the action failed: a repair, a tool error, or a denied approval.
+    pub failed: bool,
+}
+
+#[cfg(feature = "builtin-tools")]
+impl MemoStep {
+    fn new(
+        index: u32,
+        action: Option<(&str, &Value)>,
+        observation: Option<&str>,
+        failed: bool,
+    ) -> Self {
+        let (action, input) = match action {
+            Some((tool, input)) => {
+                let input = input_text(input).into_owned();
+                (format!("{tool}[{input}]"), input)
+            }
+            None => Default::default(),
+        };
+        MemoStep {
+            index,
+            action,
+            input,
+            observation: observation.map(String::from),
+            failed,
+        }
+    }
+}
+
+#[cfg(feature = "builtin-tools")]
+impl MemoSource {
+    /// What a memo on `trajectory` is written from.
+    pub fn of(trajectory: &Trajectory) -> Self {
+        let step = |s: &Step| {
+            let action = s.action.as_ref().map(|a| (a.tool.as_str(), &a.input));
+            MemoStep::new(s.index, action, s.observation.as_deref(), s.failed())
+        };
+        let summary = trajectory.summary();
+        MemoSource {
+            task: trajectory.task.clone(),
+            lang: trajectory.lang,
+            summary: summary.map(|m| m.text.clone()),
+            condensed: summary.map_or(0, |m| m.covers),
+            steps: trajectory.steps.iter().map(step).collect(),
+        }
+    }
+
+    /// What a memo is written from, read from a trajectory file's `document` as [`Trajectory`]
+    /// writes it (a field of another type reads as missing).
+    pub fn read(document: &Value) -> Self {
+        let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(String::from);
+        let number = |v: &Value, key: &str| v.get(key).and_then(Value::as_u64).unwrap_or(0) as u32;
+        let list = |v: &Value, key: &str| {
+            v.get(key)
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default()
+        };
+        // The latest summary: the one covering most steps (as `Trajectory::summary`).
+        let memos = list(document, "memos");
+        let summaries = memos
+            .iter()
+            .filter(|m| m.get("kind").and_then(Value::as_str) == Some("summary"));
+        let summary = summaries.max_by_key(|m| number(m, "covers"));
+        let steps = list(document, "steps");
+        let step = |s: &Value| {
+            let action = s.get("action").filter(|a| a.is_object());
+            let tool = action.and_then(|a| a.get("tool")).and_then(Value::as_str);
+            let input = action.and_then(|a| a.get("input"));
+            let observation = s.get("observation").and_then(Value::as_str);
+            let repaired = s.get("repair").is_some_and(|r| !r.is_null());
+            let denied = s.get("approved").and_then(Value::as_bool) == Some(false);
+            let error = observation.is_some_and(|o| o.starts_with("Error:"));
+            let failed = repaired || denied || error;
+            MemoStep::new(number(s, "index"), tool.zip(input), observation, failed)
+        };
+        MemoSource {
+            task: text(document, "task").unwrap_or_default(),
+            lang: text(document, "lang")
+                .and_then(|l| Lang::from_name(&l))
+                .unwrap_or_default(),
+            summary: summary.and_then(|m| text(m, "text")),
+            condensed: summary.map_or(0, |m| number(m, "covers")),
+            steps: steps.iter().map(step).collect(),
+        }
+    }
+}
 
 /// The document: a header (`format`, `version`), the run, and two fields computed from the
 /// steps for readers of the file (`answer`, `stats`), which are not read back.

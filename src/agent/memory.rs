@@ -17,8 +17,12 @@ use super::{micros, Agent};
 use crate::event::{Event, Observer};
 use crate::format::{input_text, Lang};
 use crate::llm::{Delta, Request};
-use crate::text::{estimate_tokens, folded, sentences};
+use crate::text::estimate_tokens;
+#[cfg(feature = "builtin-tools")]
+use crate::text::{folded, sentences};
 use crate::trajectory::{Memo, MemoKind, ModelCall, Step, StopReason, Trajectory};
+#[cfg(feature = "builtin-tools")]
+use crate::trajectory::{MemoSource, MemoStep};
 use crate::zh::{self, Zh};
 
 /// What the model is asked when it writes a summary (in Chinese: `summary` in data/zh.json).
@@ -91,7 +95,7 @@ impl Agent {
             return false;
         }
         let steps = &trajectory.steps;
-        let failing = n >= 2 && failed(&steps[n as usize - 1]) && failed(&steps[n as usize - 2]);
+        let failing = n >= 2 && steps[n as usize - 1].failed() && steps[n as usize - 2].failed();
         n % every == 0 || (failing && !written(n - 1))
     }
 
@@ -119,7 +123,7 @@ impl Agent {
                 let call = self.write(trajectory, kind, covers).await?;
                 (call.raw.trim().to_string(), Some(call))
             }
-            false => (extract(trajectory, kind, covers), None),
+            false => (self.extracted(trajectory, kind, covers).await?, None),
         };
         Ok(Memo {
             kind,
@@ -128,6 +132,39 @@ impl Agent {
             text,
             call,
         })
+    }
+
+    /// The memo tao writes itself ([`extract`]), here when this build carries the built-in
+    /// tools' code.
+    #[cfg(feature = "builtin-tools")]
+    async fn extracted(
+        &self,
+        trajectory: &Trajectory,
+        kind: MemoKind,
+        covers: u32,
+    ) -> Result<String, crate::error::Error> {
+        Ok(extract(&MemoSource::of(trajectory), kind, covers))
+    }
+
+    /// The memo tao writes itself, by the code of the built-in tools where this build does not
+    /// carry it (the page's core: the tools' module, which the offline search loads too).
+    #[cfg(not(feature = "builtin-tools"))]
+    async fn extracted(
+        &self,
+        trajectory: &Trajectory,
+        kind: MemoKind,
+        covers: u32,
+    ) -> Result<String, crate::error::Error> {
+        match &self.elsewhere {
+            // The module reads what it needs from the trajectory file (see `MemoSource::read`).
+            Some(elsewhere) => {
+                let document = crate::to_json::to_string(trajectory);
+                elsewhere.memo(document, kind.name(), covers).await
+            }
+            None => Err(crate::error::Error::config(
+                "this build of tao has no code for the offline model's memos",
+            )),
+        }
     }
 
     /// Asks the model to write a memo: its own instructions, then the question and the steps
@@ -189,15 +226,6 @@ impl Agent {
     }
 }
 
-/// Whether a step's action failed: a repair, a tool error, or a denied approval.
-fn failed(step: &Step) -> bool {
-    let error = step
-        .observation
-        .as_deref()
-        .is_some_and(|o| o.starts_with("Error:"));
-    step.repair.is_some() || error || step.approved == Some(false)
-}
-
 /// How many of the first steps the latest summary stands for (0: none).
 fn condensed(trajectory: &Trajectory) -> u32 {
     trajectory.summary().map_or(0, |m| m.covers)
@@ -219,23 +247,20 @@ fn step_text(step: &Step) -> String {
     text
 }
 
-/// The memo tao writes itself when the model cannot: for each step, its action and the
-/// sentence of its observation that shares most words with the task.
-fn extract(trajectory: &Trajectory, kind: MemoKind, covers: u32) -> String {
-    let zh = trajectory.lang == Lang::Zh;
-    let task = words(&trajectory.task);
-    let from = condensed(trajectory);
-    let line = |step: &Step| {
-        let action = step.action.as_ref().map_or(String::new(), |a| {
-            format!("{}[{}]", a.tool, input_text(&a.input))
-        });
+/// The memo tao writes itself when the model cannot (the offline model): for each step, its
+/// action and the sentence of its observation that shares most words with the task. Part of
+/// the built-in tools' code (with the sentence splitting and word folding it shares with the
+/// offline search), which the page's core leaves to the tools' module.
+#[cfg(feature = "builtin-tools")]
+pub(crate) fn extract(source: &MemoSource, kind: MemoKind, covers: u32) -> String {
+    let zh = source.lang == Lang::Zh;
+    let task = words(&source.task);
+    let from = source.condensed;
+    let line = |step: &MemoStep| {
         let seen = step.observation.as_deref().unwrap_or("");
         // The first of the sentences sharing most words with the task and the action's input,
         // a sentence with a number (a date, an amount) counting one more.
-        let asked = step
-            .action
-            .as_ref()
-            .map_or(Vec::new(), |a| words(&input_text(&a.input)));
+        let asked = words(&step.input);
         let mut best = ("", 0);
         for sentence in sentences(seen) {
             let said = words(sentence);
@@ -249,7 +274,8 @@ fn extract(trajectory: &Trajectory, kind: MemoKind, covers: u32) -> String {
         let best = best.0;
         let best: String = best.chars().take(240).collect();
         let best = best.trim_end_matches(['.', '。']);
-        match (failed(step), zh) {
+        let action = &step.action;
+        match (step.failed, zh) {
             (true, false) => format!("{action} failed: {best}"),
             (true, true) => format!("{action} 失败:{best}"),
             (false, _) => format!("{action}: {best}"),
@@ -257,12 +283,8 @@ fn extract(trajectory: &Trajectory, kind: MemoKind, covers: u32) -> String {
     };
     match kind {
         MemoKind::Summary => {
-            let mut lines: Vec<String> = trajectory
-                .summary()
-                .map(|m| m.text.clone())
-                .into_iter()
-                .collect();
-            let steps = trajectory.steps.iter();
+            let mut lines: Vec<String> = source.summary.iter().cloned().collect();
+            let steps = source.steps.iter();
             lines.extend(
                 steps
                     .filter(|s| s.index > from && s.index <= covers)
@@ -271,13 +293,13 @@ fn extract(trajectory: &Trajectory, kind: MemoKind, covers: u32) -> String {
             lines.join("\n")
         }
         MemoKind::Reflection => {
-            let steps = &trajectory.steps;
+            let steps = &source.steps;
             let learned: Vec<String> = steps
                 .iter()
-                .filter(|s| s.index > from && !failed(s) && s.observation.is_some())
+                .filter(|s| s.index > from && !s.failed && s.observation.is_some())
                 .map(line)
                 .collect();
-            let failing = steps.len() >= 2 && steps[steps.len() - 2..].iter().all(failed);
+            let failing = steps.len() >= 2 && steps[steps.len() - 2..].iter().all(|s| s.failed);
             let (learned, next) = match (zh, learned.is_empty(), failing) {
                 (false, true, _) => ("nothing useful yet".to_string(), "try another tool or another input"),
                 (false, false, true) => (learned.join("; "), "the last two actions failed: try another tool or another input, not the same again"),
@@ -295,6 +317,7 @@ fn extract(trajectory: &Trajectory, kind: MemoKind, covers: u32) -> String {
 }
 
 /// Words too common to say what a sentence is about.
+#[cfg(feature = "builtin-tools")]
 const COMMON: &[&str] = &[
     "the", "was", "and", "for", "with", "who", "what", "which", "how", "that", "this", "from",
     "are", "his", "her", "its", "has", "had", "have", "when", "where", "were", "their", "是", "的",
@@ -303,6 +326,7 @@ const COMMON: &[&str] = &[
 
 /// The words of `text` worth matching (folded, three characters or more, not common; each CJK
 /// character).
+#[cfg(feature = "builtin-tools")]
 fn words(text: &str) -> Vec<String> {
     let folded = folded(text);
     let mut out: Vec<String> = folded
@@ -320,4 +344,74 @@ fn words(text: &str) -> Vec<String> {
             .filter(|w| !COMMON.contains(&w.as_str())),
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::parse::Why;
+    use crate::format::Format;
+    use crate::trajectory::{Action, Memo, Repair};
+
+    fn step(index: u32, tool: &str, input: &str, observation: &str) -> Step {
+        Step {
+            action: Some(Action {
+                tool: tool.into(),
+                input: crate::json::Value::String(input.into()),
+                id: None,
+            }),
+            observation: Some(observation.into()),
+            ..Step::new(index)
+        }
+    }
+
+    /// The page's core hands the tools' module the trajectory file, and the module reads what a
+    /// memo is written from out of it: the memo written there is the one written here, in both
+    /// kinds and both languages.
+    #[test]
+    fn a_memo_written_from_its_source_read_back_is_the_same() {
+        for lang in [Lang::En, Lang::Zh] {
+            let mut t =
+                Trajectory::new("Where was Einstein born in 1879?", Format::Mrkl, lang, "m");
+            t.steps.push(step(
+                1,
+                "search",
+                "Einstein",
+                "Albert Einstein was a physicist. He was born in Ulm in 1879.",
+            ));
+            t.steps
+                .push(step(2, "lookup", "born", "Error: no page is open."));
+            let mut repaired = Step::new(3);
+            repaired.repair = Some(Repair {
+                why: Why::NoAction,
+                message: "Say an action.".into(),
+            });
+            t.steps.push(repaired);
+            t.memos.push(Memo {
+                kind: MemoKind::Summary,
+                after: 1,
+                covers: 1,
+                text: "search[Einstein]: born in Ulm".into(),
+                call: None,
+            });
+            let source = MemoSource::of(&t);
+            let text = crate::to_json::to_string(&t);
+            let read = MemoSource::read(&crate::json::from_str(&text).unwrap());
+            assert_eq!(read, source);
+            for (kind, covers) in [(MemoKind::Summary, 3), (MemoKind::Reflection, 0)] {
+                assert_eq!(extract(&read, kind, covers), extract(&source, kind, covers));
+            }
+            let summary = extract(&source, MemoKind::Summary, 3);
+            let failed = if lang == Lang::Zh {
+                "lookup[born] 失败:"
+            } else {
+                "lookup[born] failed:"
+            };
+            assert!(
+                summary.starts_with("search[Einstein]: born in Ulm\n"),
+                "{summary}"
+            );
+            assert!(summary.contains(failed), "{summary}");
+        }
+    }
 }

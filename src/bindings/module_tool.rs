@@ -4,10 +4,12 @@
 //! languages), so prompts are the same before anything is loaded; a tool's first call loads the
 //! module and makes the tool there (one per agent: `search` and `lookup` share their open page
 //! in it), and every call runs there. The observation, and whether a failure is the model's (a
-//! bad input) or the tool's, are the module's, unchanged.
+//! bad input) or the tool's, are the module's, unchanged. The memos tao writes itself for the
+//! offline model (`crate::agent::memory::extract`) are written there too.
 
 use super::{describe, modules, to_js};
 use crate::chat::ToolSpec;
+use crate::error::Error;
 use crate::host::LocalBoxFuture;
 use crate::json::Value;
 use crate::settings::{Docs, Elsewhere};
@@ -90,6 +92,26 @@ impl Elsewhere for FromModule {
         };
         let maker = self.maker("docs", config.unwrap_or(JsValue::UNDEFINED));
         ModuleTool::made(docs::spec(), maker, (false, false))
+    }
+
+    fn memo(
+        &self,
+        trajectory: String,
+        kind: &'static str,
+        covers: u32,
+    ) -> LocalBoxFuture<'_, Result<String, Error>> {
+        Box::pin(async move {
+            let memo = modules::export("tao_tools", "the tools' module", "memo").await?;
+            let written = memo
+                .call3(
+                    &JsValue::NULL,
+                    &trajectory.into(),
+                    &kind.into(),
+                    &covers.into(),
+                )
+                .map_err(|e| Error::config(describe(&e)))?;
+            Ok(written.as_string().unwrap_or_default())
+        })
     }
 }
 

@@ -6,14 +6,18 @@
 //! `docs` (`search_docs` over `{docs: [...]}` or the file at `{url}`). `call(name, input)`
 //! resolves to the observation, or rejects with an `Error` whose `kind` says whose failure it
 //! is: `bad_input` (the model's: the message says what was expected) or `failed` (the tool's).
+//! `memo` writes the memos tao writes itself for the offline model.
 
 use super::fetch::WebTransport;
 use super::{get, js_error, json_of};
+use crate::agent::memory::extract;
 use crate::error::Error;
+use crate::json::{FromJson, Value};
 use crate::tools::docs::{self, read_docs};
 use crate::tools::knowledge;
 use crate::tools::wikipedia::{self, Wiki};
 use crate::tools::{calculator, Tool, ToolError};
+use crate::trajectory::{MemoKind, MemoSource};
 use js_sys::{Promise, Reflect};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -79,6 +83,16 @@ impl Toolbox {
             }
         })
     }
+}
+
+/// The memo tao writes itself for a model that cannot (the offline model): a `kind`
+/// (`summary`, `reflection`) on `trajectory`, the trajectory file so far, a summary of steps 1
+/// to `covers`.
+#[wasm_bindgen]
+pub fn memo(trajectory: &str, kind: &str, covers: u32) -> Result<String, JsValue> {
+    let document = crate::json::from_str(trajectory).map_err(|e| bad(&format!("memo: {e}")))?;
+    let kind = MemoKind::from_value(&Value::String(kind.into())).map_err(|e| bad(&e))?;
+    Ok(extract(&MemoSource::read(&document), kind, covers))
 }
 
 fn bad(message: &str) -> JsValue {

@@ -274,6 +274,15 @@ pub trait Elsewhere {
     /// `search` and `lookup` over the pages loaded ([`knowledge::install`]), with their texts
     /// in `lang`, sharing one open page.
     fn offline(&self, lang: &str) -> Vec<Rc<dyn Tool>>;
+    /// The memo tao writes itself for a model that cannot (`agent::memory::extract`): a
+    /// memo of `kind` (`summary`, `reflection`) on `trajectory`, the trajectory file so far, a
+    /// summary of steps 1 to `covers`.
+    fn memo(
+        &self,
+        trajectory: String,
+        kind: &'static str,
+        covers: u32,
+    ) -> LocalBoxFuture<'_, Result<String, crate::error::Error>>;
 }
 
 /// The calculator's description (the tool is in [`calculator`], when this build carries it).
