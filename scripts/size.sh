@@ -84,10 +84,13 @@
 # bundled in (-368), wasm-opt merging functions that differ only in constants (-429), and the
 # offline search and lookup run in the tools' module, the core keeping the pages' text (-2,980):
 # 130,275 -> 123,159 B.
+# The goal reached (issue 13: at most 120 KB, read as 120,000 B) when the wasm's allocator became
+# rlsf's (-1.8 KB) and tao's own memos for the offline model moved to the tools' module (-2.0 KB):
+# 123,159 -> 119,535 B. The goal is now the ceiling: a change that adds to the core wins it back.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-GOAL_GZIP=$((121 * 1024 + 512))
-CEILING_GZIP=$((121 * 1024))
+GOAL_GZIP=120000
+CEILING_GZIP=120000
 gz() { gzip -9 -c "$1" | wc -c; }
 wasm=pkg/tao_agent_bg.wasm glue=pkg/tao_agent.js
 # The glue has the core's own JS (src/bindings/values.js, the modules' loader) bundled in.
