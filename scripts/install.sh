@@ -37,13 +37,14 @@ fi
 
 # npm packages pinned in package.json / package-lock.json: binaryen (wasm-opt), esbuild (minifies
 # the JS and CSS a page downloads: scripts/minify.sh), playwright-core,
-# axe-core (the accessibility checks of tests/e2e/a11y.test.mjs) and typescript (tsc --strict
-# over the package's declarations, the README's examples and the example site).
+# axe-core (the accessibility checks of tests/e2e/a11y.test.mjs), typescript (tsc --strict
+# over the package's declarations, the README's examples and the example site) and rollup's
+# wasm build (bundles the demo page's modules: scripts/bundle-page.mjs).
 # Debian's binaryen is too old (its wasm-opt corrupts wasm-bindgen's externref table).
 if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ] \
-   || [ ! -x node_modules/.bin/tsc ] || [ ! -x node_modules/.bin/esbuild ] \
+   || [ ! -x node_modules/.bin/tsc ] || [ ! -x node_modules/.bin/esbuild ] || [ ! -d node_modules/@rollup/wasm-node ] \
    || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  say "npm ci (binaryen, esbuild, playwright-core, axe-core, typescript)"
+  say "npm ci (binaryen, esbuild, playwright-core, axe-core, typescript, rollup)"
   npm ci --no-audit --no-fund --loglevel=error
 fi
 
