@@ -5,8 +5,10 @@
 #
 #   scripts/minify.sh [--keep-names] FILE...     (.js as an ES module, .css as a stylesheet)
 #
-# --keep-names keeps each function's and class's `name`: the page's own code needs it (the name
-# of a JS model function is what a trajectory records as the model); wasm-bindgen's glue does not.
+# --keep-names keeps each function's and class's `name`, for code whose functions may be read by
+# name (the name of a JS model function is what a trajectory records as the model): the files
+# the package and the demo page serve one by one. wasm-bindgen's glue needs none, nor does the
+# demo page's bundle (scripts/site.sh says why).
 # It is never applied to code-tool.js and picture.js, whichever folder they are in: the run_js
 # sandbox sends functions of theirs to its worker as source text, which must stay self-contained
 # (--keep-names adds calls to a helper of the module's), and nothing of theirs needs a name.

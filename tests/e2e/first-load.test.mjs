@@ -13,7 +13,7 @@ import { execFileSync } from "node:child_process";
 import { setUp, ARGS, runScenario } from "./helpers.mjs";
 
 /** The ceiling, in bytes gzip: today's first load and a little headroom (lower it as it shrinks). */
-const CEILING = 154 * 1024;
+const CEILING = 153 * 1024;
 
 /** The page's parts that only some visits need: none of them may come with the first load. */
 const ON_DEMAND = [
