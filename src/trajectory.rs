@@ -444,17 +444,25 @@ impl Step {
 
     /// Whether its action failed: a repair, a tool error, or a denied approval.
     pub fn failed(&self) -> bool {
-        let error = self
-            .observation
-            .as_deref()
-            .is_some_and(|o| o.starts_with("Error:"));
-        self.repair.is_some() || error || self.approved == Some(false)
+        failed(
+            self.repair.is_some(),
+            self.observation.as_deref(),
+            self.approved,
+        )
     }
 
     /// Milliseconds spent waiting for (and reading) the model, over all its calls.
     pub fn model_ms(&self) -> f64 {
         self.calls.iter().map(|c| c.ms).sum()
     }
+}
+
+/// Whether a step's action failed (see [`Step::failed`]): it was repaired, its tool returned an
+/// error, or its call was denied. One rule for a step and for a step read from a file
+/// ([`MemoSource::read`]).
+fn failed(repaired: bool, observation: Option<&str>, approved: Option<bool>) -> bool {
+    let error = observation.is_some_and(|o| o.starts_with("Error:"));
+    repaired || error || approved == Some(false)
 }
 
 impl StopReason {
@@ -639,12 +647,11 @@ impl MemoSource {
     pub fn read(document: &Value) -> Self {
         let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(String::from);
         let number = |v: &Value, key: &str| v.get(key).and_then(Value::as_u64).unwrap_or(0) as u32;
-        let list = |v: &Value, key: &str| {
+        fn list<'a>(v: &'a Value, key: &str) -> &'a [Value] {
             v.get(key)
                 .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default()
-        };
+                .map_or(&[], Vec::as_slice)
+        }
         // The latest summary: the one covering most steps (as `Trajectory::summary`).
         let memos = list(document, "memos");
         let summaries = memos
@@ -658,9 +665,8 @@ impl MemoSource {
             let input = action.and_then(|a| a.get("input"));
             let observation = s.get("observation").and_then(Value::as_str);
             let repaired = s.get("repair").is_some_and(|r| !r.is_null());
-            let denied = s.get("approved").and_then(Value::as_bool) == Some(false);
-            let error = observation.is_some_and(|o| o.starts_with("Error:"));
-            let failed = repaired || denied || error;
+            let approved = s.get("approved").and_then(Value::as_bool);
+            let failed = failed(repaired, observation, approved);
             MemoStep::new(number(s, "index"), tool.zip(input), observation, failed)
         };
         MemoSource {

@@ -134,29 +134,20 @@ impl Agent {
         })
     }
 
-    /// The memo tao writes itself ([`extract`]), here when this build carries the built-in
-    /// tools' code.
-    #[cfg(feature = "builtin-tools")]
+    /// The memo tao writes itself ([`extract`]): here when this build carries the built-in
+    /// tools' code; else by that code where the host keeps it (the page's core: the tools'
+    /// module, which the offline search loads too), which reads what it needs from the
+    /// trajectory file (see `MemoSource::read`).
     async fn extracted(
         &self,
         trajectory: &Trajectory,
         kind: MemoKind,
         covers: u32,
     ) -> Result<String, crate::error::Error> {
-        Ok(extract(&MemoSource::of(trajectory), kind, covers))
-    }
-
-    /// The memo tao writes itself, by the code of the built-in tools where this build does not
-    /// carry it (the page's core: the tools' module, which the offline search loads too).
-    #[cfg(not(feature = "builtin-tools"))]
-    async fn extracted(
-        &self,
-        trajectory: &Trajectory,
-        kind: MemoKind,
-        covers: u32,
-    ) -> Result<String, crate::error::Error> {
+        #[cfg(feature = "builtin-tools")]
+        return Ok(extract(&MemoSource::of(trajectory), kind, covers));
+        #[cfg(not(feature = "builtin-tools"))]
         match &self.elsewhere {
-            // The module reads what it needs from the trajectory file (see `MemoSource::read`).
             Some(elsewhere) => {
                 let document = crate::to_json::to_string(trajectory);
                 elsewhere.memo(document, kind.name(), covers).await
