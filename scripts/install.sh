@@ -2,7 +2,7 @@
 # Installs what building and testing tao needs, each piece only when it is missing,
 # each at a pinned version. Safe to run again and again (make calls it every time).
 #
-#   scripts/install.sh build   the wasm target, wasm-bindgen CLI, wasm-opt (binaryen), esbuild
+#   scripts/install.sh build   the wasm target, wasm-bindgen CLI, wasm-opt (binaryen), esbuild, terser
 #   scripts/install.sh test    all of the above, plus Chromium, chromedriver, playwright-core
 #   scripts/install.sh fuzz    cargo-fuzz, when a nightly toolchain is installed (make fuzz)
 set -euo pipefail
@@ -35,16 +35,17 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q " $WASM_BINDGEN_VERSION"; then
   cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION"
 fi
 
-# npm packages pinned in package.json / package-lock.json: binaryen (wasm-opt), esbuild (minifies
-# the JS and CSS a page downloads: scripts/minify.sh), playwright-core,
+# npm packages pinned in package.json / package-lock.json: binaryen (wasm-opt), esbuild and terser
+# (minify the JS and CSS a page downloads: scripts/minify.sh), playwright-core,
 # axe-core (the accessibility checks of tests/e2e/a11y.test.mjs), typescript (tsc --strict
 # over the package's declarations, the README's examples and the example site) and rollup's
 # wasm build (bundles the demo page's modules: scripts/bundle-page.mjs).
 # Debian's binaryen is too old (its wasm-opt corrupts wasm-bindgen's externref table).
 if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ] \
-   || [ ! -x node_modules/.bin/tsc ] || [ ! -x node_modules/.bin/esbuild ] || [ ! -d node_modules/@rollup/wasm-node ] \
+   || [ ! -x node_modules/.bin/tsc ] || [ ! -x node_modules/.bin/esbuild ] || [ ! -x node_modules/.bin/terser ] \
+   || [ ! -d node_modules/@rollup/wasm-node ] \
    || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  say "npm ci (binaryen, esbuild, playwright-core, axe-core, typescript, rollup)"
+  say "npm ci (binaryen, esbuild, terser, playwright-core, axe-core, typescript, rollup)"
   npm ci --no-audit --no-fund --loglevel=error
 fi
 
