@@ -10,15 +10,15 @@
 // chunks of their own, so the first load fetched main.js and five chunks, which compressed 3.4 KB
 // worse than one file (small files are compressed one by one). Rollup sees that a module imported
 // on demand needs only what main.js has already loaded, and imports it from there.
-// Left out, as files of their own (external): app.js (the page's state: one instance, which the
-// tests import too), code-tool.js and picture.js (scripts/minify.sh says why), and pkg/.
+// Left out, as files of their own (external): code-tool.js and picture.js (scripts/minify.sh says
+// why), and pkg/.
 import path from "node:path";
 import { rollup } from "@rollup/wasm-node";
 
 const [www, outdir] = process.argv.slice(2);
 if (!www || !outdir) throw new Error("usage: node scripts/bundle-page.mjs <www> <outdir>");
 const root = path.resolve(www);
-const external = (id) => /(^|\/)(app|code-tool|picture)\.js$/.test(id) || /(^|\/)pkg\//.test(id);
+const external = (id) => /(^|\/)(code-tool|picture)\.js$/.test(id) || /(^|\/)pkg\//.test(id);
 const bundle = await rollup({
   input: path.join(root, "main.js"),
   external,

@@ -1,7 +1,8 @@
 //! The way into benchmark mode, and all of it that a first visit loads: the header's Benchmark
 //! button, `?benchmark=hotpotqa&n=5&modes=react,act&from=1&data=…&concurrency=2`, and the notice
-//! that a benchmark saved in this browser is unfinished, with Resume (never resumed by itself).
-//! The panel and its logic (`benchmark-view.js`, `benchmark.js`) are imported on first use.
+//! that a benchmark saved in this browser is unfinished, with Resume (never resumed by itself;
+//! `benchmark-resume.js`, loaded only then). The panel and its logic (`benchmark-view.js`,
+//! `benchmark.js`) are imported on first use.
 
 import { t } from "./i18n.js";
 
@@ -21,7 +22,7 @@ function readQuery() {
 }
 
 /** Resolves once the page has loaded the wasm (`main.js` marks the body ready). */
-function ready() {
+export function ready() {
   return new Promise((resolve) => {
     if (document.body.dataset.ready === "true") return resolve();
     const watch = new MutationObserver(() => {
@@ -31,7 +32,8 @@ function ready() {
   });
 }
 
-async function open(options) {
+/** Opens the benchmark panel once the wasm is in (the button again closes it; Resume does not). */
+export async function open(options) {
   await ready();
   const view = await import("./benchmark-view.js");
   if (view.isOpen() && !options.resume) return view.closeBenchmark();
@@ -49,39 +51,11 @@ function unfinished() {
   }
 }
 
-/** Offers Resume at the top of the stage (kept until Resume or Dismiss). */
-function offerResume(counts) {
-  const box = document.createElement("div");
-  box.className = "notice bench-notice";
-  box.dataset.benchNotice = "";
-  box.setAttribute("role", "region");
-  box.setAttribute("aria-label", t("bench.title"));
-  const text = document.createElement("p");
-  const buttons = document.createElement("p");
-  buttons.className = "notice-buttons";
-  const resume = document.createElement("button");
-  const dismiss = document.createElement("button");
-  dismiss.className = "quiet";
-  const words = () => {
-    text.textContent = t("bench.saved").replace("{done}", counts.done).replace("{total}", counts.total);
-    resume.textContent = t("bench.resume");
-    dismiss.textContent = t("bench.dismiss");
-  };
-  words();
-  // The page's language is known once it has started (and again whenever it changes).
-  ready().then(words);
-  document.addEventListener("tao:lang", () => setTimeout(words));
-  resume.addEventListener("click", () => open({ resume: true }));
-  dismiss.addEventListener("click", () => (box.hidden = true));
-  buttons.append(resume, dismiss);
-  box.append(text, buttons);
-  document.querySelector("main [data-status]").after(box);
-}
-
 export function install() {
   document.querySelector('[data-action="benchmark"]')?.addEventListener("click", () => open({}));
   const counts = unfinished();
-  if (counts) offerResume(counts);
+  // (A notice that could not be loaded is not shown: the saved benchmark stays saved.)
+  if (counts) import("./benchmark-resume.js").then((part) => part.offerResume(counts), () => {});
   const query = readQuery();
   if (query) open({ query });
 }

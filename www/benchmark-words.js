@@ -1,6 +1,7 @@
 //! Benchmark mode's words, English and Chinese: added to the page's dictionary (`addWords` in
 //! i18n.js) when the panel first loads, so a page that never benchmarks never downloads them.
-//! The few words of the way in (the button, the Resume notice) stay in i18n.js.
+//! The few words of the way in (the button, Resume) stay in i18n.js; the Resume notice's are in
+//! benchmark-resume.js.
 
 export const WORDS = {
   en: {

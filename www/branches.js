@@ -10,7 +10,27 @@
 //! `tao:keep` `{ branch }` (Keep original / Keep fork: back to one trajectory). Answers reach the
 //! summary line with `textContent` only: they are model text. Registered in `elements.js`.
 
-import { t } from "./i18n.js";
+import { t, addWords } from "./i18n.js";
+
+// The fork's branches' words in English, added to the page's dictionary when it first loads, so the
+// first load does not carry them (the Chinese ones are in i18n-zh.js, which a visit in Chinese
+// loads).
+addWords({
+  en: {
+    "reason.running": "running…",
+    "branches.label": "Branches",
+    "branches.original": "Original",
+    "branches.fork": "Fork",
+    "branches.colon": ": ",
+    "branches.forkFrom": "Fork from step {n}",
+    "branches.keepOriginal": "Keep original",
+    "branches.keepFork": "Keep fork",
+    "branches.noAnswer": "no answer",
+    "branches.same": "the same answer",
+    "branches.different": "different answers",
+    "branches.selected": "Export and the stats show: {branch}",
+  },
+});
 
 /** Side by side from this width on; tabs below it. */
 const WIDE = "(min-width: 1100px)";

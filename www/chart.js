@@ -12,8 +12,20 @@
 //! CSS pixels, and drawn again when that width changes (a phone turned, the sidebar hidden):
 //! text keeps its size instead of shrinking with a `viewBox`.
 
-import { t, lang } from "./i18n.js";
+import { t, lang, addWords } from "./i18n.js";
 import { checkPicture } from "./picture.js";
+
+// The chart's words in English, added to the page's dictionary when it first loads, so the first
+// load does not carry them (the Chinese ones are in i18n-zh.js, which a visit in Chinese loads).
+addWords({
+  en: {
+    "chart.line": "Line chart",
+    "chart.scatter": "Scatter chart",
+    "chart.colon": ": ",
+    "chart.label": "{kind}{title}, {n} points; x from {x0} to {x1}, y from {low} to {high}",
+    "chart.bad": "This chart cannot be drawn:",
+  },
+});
 
 const SVG = "http://www.w3.org/2000/svg";
 /** Roughly how wide a character of tick text is, in pixels (12 px system-ui digits). */

@@ -13,7 +13,7 @@
 //! Model text reaches the page through `textContent` only (`el()`). Registered lazily by
 //! `elements.js` when `compare.js` first opens the view.
 
-import { t } from "./i18n.js";
+import { t, addWords } from "./i18n.js";
 import { el, formatMs } from "./trajectory.js";
 import { state, controls, toolsPanel, showError, showStatus, messageOf, agentConfig, keepRun, newAgent } from "./app.js";
 import { registerPageTools } from "./page-tools.js";
@@ -21,6 +21,29 @@ import { offlineMismatch } from "./offline.js";
 import { announce } from "./announce.js";
 import { modelLabel } from "./run.js";
 import { MODES, FORMAT, answerOf } from "./modes.js";
+
+// The compare view's words in English, added to the page's dictionary when it first loads, so the
+// first load does not carry them (the Chinese ones are in i18n-zh.js, which a visit in Chinese
+// loads).
+addWords({
+  en: {
+    "compare.title": "Compare prompt modes",
+    "compare.modes": "Modes",
+    "compare.close": "Back to one run",
+    "compare.gold": "Gold answer: {gold}. Each answer is scored as the paper scores HotpotQA: exact match (EM) and word overlap (F1).",
+    "compare.noGold": "This question has no gold answer, so the answers are not scored.",
+    "compare.unscored": "The answers could not be scored (the scoring code did not load):",
+    "compare.answer": "Answer",
+    "compare.noAnswer": "no answer",
+    "compare.score": "EM {em} · F1 {f1}",
+    "compare.running": "Running the question in {n} modes side by side…",
+    "compare.done": "Compared.",
+    "compare.busy": "Wait for the comparison to end (or press Stop).",
+    "compare.min": "Compare at least two modes.",
+    "compare.human": "Compare runs every mode at once, so it needs the offline model or a real one, not You.",
+    "compare.offline": "The offline model has no replies in {modes} for this scenario. Choose “Apple CEO's hometown” or “Einstein's birthplace”, or a real model.",
+  },
+});
 
 /** A column's counters, in the order shown (labels shared with the stats bar). */
 const COUNTERS = ["steps", "n_calls", "n_badcalls", "tokens", "elapsed"];

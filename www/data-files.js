@@ -12,7 +12,24 @@
 //! A change is announced as a bubbling `tao:files` event (what the model is told about run_js
 //! names the files).
 
-import { t } from "./i18n.js";
+import { t, addWords } from "./i18n.js";
+
+// The data files panel's words in English, added to the page's dictionary when it first loads, so
+// the first load does not carry them (the Chinese ones are in i18n-zh.js, which a visit in Chinese
+// loads).
+addWords({
+  en: {
+    "files.rows": "{n} rows",
+    "files.lines": "{n} lines",
+    "files.sample": "sample (made-up prices)",
+    "files.remove": "Remove",
+    "files.added": "Added {name}: run_js reads it as files[\"{name}\"].",
+    "files.removed": "Removed {name}.",
+    "files.tooBig": "{name} is not added: it is over {mb} MB.",
+    "files.notText": "{name} is not added: it is not a text file (CSV, TSV, JSON or plain text).",
+    "files.sampleFailed": "The sample file could not be loaded from",
+  },
+});
 
 /** The largest file kept: more than a sandbox call should chew on, or the page copy each time. */
 const MAX_BYTES = 5 * 1024 * 1024;

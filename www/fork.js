@@ -11,13 +11,27 @@
 //! The page's single view (`view` in `app.js`) stays the original: on a fork it moves into a
 //! `<tao-branches>` next to a new view for the fork, and moves back when one branch is kept, a
 //! new run starts, or a file is imported. Export writes the selected branch (`state.lastTrajectory`).
+//!
+//! The page loads this module at the first fork (`forking` in main.js, which decides whether one
+//! may fork now); from then on it also listens for what the branches need.
 
 import { setFolded } from "./present.js";
 import { define } from "./elements.js";
-import { t } from "./i18n.js";
+import { t, addWords } from "./i18n.js";
 import { state, controls, toolsPanel, view, stats, showError, showStatus, messageOf, agentConfig, newAgent } from "./app.js";
 import { registerPageTools } from "./page-tools.js";
 import { follow } from "./follow.js";
+
+// The fork's words in English, added to the page's dictionary when it first loads, so the first
+// load does not carry them (the Chinese ones are in i18n-zh.js, which a visit in Chinese loads).
+addWords({
+  en: {
+    "fork.note.thought": "The thought was edited by hand for this fork.",
+    "fork.note.action": "The action was edited by hand for this fork; the tool ran again.",
+    "fork.note.observation": "The observation was edited by hand for this fork; the tool did not say this.",
+    "fork.started": "Forked from step {n}: the original is kept.",
+  },
+});
 
 /** The `<tao-branches>` on the page while there is a fork, else null. */
 let branches = null;
@@ -199,19 +213,20 @@ async function fork(source, index, edit) {
   }
 }
 
-export function install() {
-  document.addEventListener("tao:fork", (e) => {
-    const source = e.target.closest?.("tao-trajectory");
-    if (!state.tao || !source?.trajectory) return;
-    // One run at a time: the edit stays open (the event is cancelled) until this one ends.
-    if (state.running) {
-      e.preventDefault();
-      showStatus(t("fork.busy"));
-      return;
-    }
-    fork(source, e.detail.index, e.detail.edit);
-  });
+/**
+ * Forks `source`'s trajectory at step `index` with `edit` and runs the fork: the page's way in
+ * (main.js) loads this module at the first `tao:fork`, having checked that one may fork now. The
+ * first call also starts listening for what the branches need.
+ */
+export function start(source, index, edit) {
+  if (!listening) listen();
+  return fork(source, index, edit);
+}
 
+let listening = false;
+
+function listen() {
+  listening = true;
   document.addEventListener("tao:branch", useSelected);
 
   document.addEventListener("tao:keep", (e) => closeBranches(kept[e.detail.branch]));

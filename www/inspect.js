@@ -34,7 +34,8 @@ function formatAt(traj, index) {
   return later ? later.switch.from : traj.react_format;
 }
 
-async function inspect(index, opener) {
+/** Opens the inspector on step `index`'s prompt; `opener` gets the focus back when it closes. */
+export async function inspect(index, opener) {
   const traj = state.lastTrajectory;
   // A step of the trajectory, or (while a run is paused before its next model call) the step
   // about to be sent: its prompt is known, its reply not yet.
@@ -56,8 +57,4 @@ async function inspect(index, opener) {
   } finally {
     agent?.free?.();
   }
-}
-
-export function install() {
-  document.addEventListener("tao:prompt", (e) => inspect(e.detail.index, e.target));
 }

@@ -11,11 +11,9 @@ import * as pageTools from "./page-tools.js";
 import * as provider from "./provider.js";
 import * as run from "./run.js";
 import * as files from "./files.js";
-import * as share from "./share.js";
+import { readQuery } from "./query.js";
 import * as follow from "./follow.js";
 import * as offline from "./offline.js";
-import * as inspect from "./inspect.js";
-import * as fork from "./fork.js";
 import * as present from "./present.js";
 import * as announce from "./announce.js";
 import * as compare from "./compare.js";
@@ -30,12 +28,48 @@ document.addEventListener("tao:lang", (e) => {
   stats.refresh();
 });
 
+/**
+ * The ways in to the parts that come with their first use (a visit that never uses them never
+ * downloads them): Share (share.js), the Prompt inspector (inspect.js) at a step's Prompt button,
+ * and edit and fork (fork.js) at Fork from here. Whether one may fork now is answered here, while
+ * the edit can still stay open.
+ */
+const later = {
+  install() {
+    document.addEventListener("tao:share", (e) => {
+      import("./share.js").then((part) => part.share(e.detail), (error) => showError(messageOf(error)));
+    });
+    document.addEventListener("tao:prompt", (e) => {
+      const { target } = e;
+      import("./inspect.js").then(
+        (part) => part.inspect(e.detail.index, target),
+        (error) => showError(`${t("prompt.error")} ${messageOf(error)}`),
+      );
+    });
+    document.addEventListener("tao:fork", (e) => {
+      const source = e.target.closest?.("tao-trajectory");
+      if (!state.tao || !source?.trajectory) return;
+      // One run at a time: the edit stays open (the event is cancelled) until this one ends.
+      if (state.running) {
+        e.preventDefault();
+        showStatus(t("fork.busy"));
+        return;
+      }
+      const { index, edit } = e.detail;
+      import("./fork.js").then(
+        (fork) => fork.start(source, index, edit),
+        (error) => showError(`${t("error.fork")} ${messageOf(error)}`),
+      );
+    });
+  },
+};
+
 /** The page's parts, each registering its own `tao:*` listeners. */
-const PARTS = [scenarios, pageTools, provider, run, files, share, follow, offline, inspect, fork, present, announce, compare, rate, benchmark];
+const PARTS = [scenarios, pageTools, provider, run, files, follow, offline, later, present, announce, compare, rate, benchmark];
 for (const part of PARTS) part.install();
 
 async function start() {
-  const query = share.readQuery();
+  const query = readQuery();
   const chosen = query.lang ?? (navigator.language?.startsWith("zh") ? "zh" : "en");
   // The wasm and the menu's list in the page's language start loading at once (a language the
   // page does not speak is English, as setLang has it); the Chinese words, when they are needed,

@@ -15,8 +15,52 @@
 //! builds them). All model and tool text goes in with `textContent`, never as HTML. Registered
 //! as `tao-prompt` in `elements.js`.
 
-import { t } from "./i18n.js";
+import { t, addWords } from "./i18n.js";
 import { el, formatMs } from "./trajectory.js";
+
+// The prompt inspector's words in English, added to the page's dictionary when it first loads, so
+// the first load does not carry them (the Chinese ones are in i18n-zh.js, which a visit in Chinese
+// loads).
+addWords({
+  en: {
+    "prompt.title": "Prompt of step {n}",
+    "prompt.close": "Close",
+    "prompt.request": "What the model received",
+    "prompt.reply": "What the model replied",
+    "prompt.legend.added": "New in this prompt: not in the prompt of step {n}",
+    "prompt.legend.kept": "Already in the prompt of step {n}",
+    "prompt.first": "Step 1: the whole prompt is new (the instructions and the question), so all of it is marked new",
+    "prompt.jump": "↓ Go to the new part",
+    "prompt.rewritten": "The format changed in this step ({from} → {to}), so the prompt was rewritten: everything after the part both prompts share is marked new.",
+    "prompt.rewritten.other": "The earlier prompt was rewritten, not only extended: everything after the part both prompts share is marked new.",
+    "prompt.rewritten.summary": "A new summary stands in for steps 1–{n}, so the earlier prompt was rewritten, not only extended: everything after the part both prompts share is marked new.",
+    "prompt.condensed": "Steps 1–{n} are condensed into the summary in this message",
+    "prompt.added": "+ new",
+    "prompt.answers": "answers {id} ({tool})",
+    "prompt.calls": "tool call",
+    "prompt.tools": "Tool schemas sent beside the messages (native tool calling)",
+    "prompt.tokens": "≈ {n} tokens",
+    "prompt.total": "≈ {n} tokens in all",
+    "prompt.estimate": "Token counts are estimates: about 4 characters per token for Latin text, 1 token per CJK character; the model's own tokenizer counts differently.",
+    "prompt.reported": "The model reported {n} prompt tokens.",
+    "prompt.call": "Call {n}",
+    "prompt.retried": "Asked again:",
+    "prompt.cut": "✂ tao stopped reading here: the model began to invent an Observation",
+    "prompt.cut.label": "What arrived after the cut (not used)",
+    "prompt.saved": "{n} characters not used: received after the cut, or never generated because tao closed the stream.",
+    "prompt.toolCall": "Tool call sent with this reply:",
+    "prompt.noCalls": "No model call is recorded for this step.",
+    "prompt.notSent": "Not sent yet: the run is paused before this model call. Step sends it.",
+    "prompt.switch": "This step changed format ({from} → {to}): the prompt shown is the one its last call was sent.",
+    "prompt.empty": "(empty)",
+    "prompt.condensed.one": "Step 1 is condensed into the summary in this message",
+    "prompt.rewritten.summary.one": "A new summary stands in for step 1, so the earlier prompt was rewritten, not only extended: everything after the part both prompts share is marked new.",
+    "prompt.role.system": "system",
+    "prompt.role.user": "user",
+    "prompt.role.assistant": "assistant",
+    "prompt.role.tool": "tool",
+  },
+});
 
 /** CJK characters (ideographs, kana, hangul, CJK and full-width punctuation): about 1 token each. */
 const CJK = /[\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFFEF\u{20000}-\u{2FA1F}]/gu;

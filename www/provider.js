@@ -1,8 +1,8 @@
 //! The Model settings: each provider's defaults (from the wasm's `providers()`, never copied
-//! here) shown as the fields' hints, the API key's opt-in storage, and Test connection.
+//! here) shown as the fields' hints, the API key's opt-in storage, and the way in to Test
+//! connection (`connection.js`).
 
-import { t } from "./i18n.js";
-import { state, controls, messageOf, agentConfig, dataFor } from "./app.js";
+import { state, controls, messageOf } from "./app.js";
 
 /**
  * The key lives in the form (memory) only. "Remember on this device" is an explicit opt-in that
@@ -37,25 +37,6 @@ export function useProvider(provider) {
   controls.apply({ apiKey: saved ?? "", remember: saved !== null });
 }
 
-/** Asks the provider for a tiny reply and shows what came back: latency, streaming, tokens. */
-async function testConnection(settings) {
-  controls.setConnection(t("test.running"));
-  try {
-    const config = agentConfig(settings);
-    await dataFor(config); // the settings are read whole, the scenario's too
-    const r = await state.tao.testConnection(config);
-    const parts = [`${t("test.ok")} ${r.model}: “${r.reply.trim().slice(0, 60)}”`];
-    if (r.first_token_ms !== null) parts.push(`${t("test.firstToken")} ${Math.round(r.first_token_ms)} ms`);
-    parts.push(`${t("test.total")} ${Math.round(r.total_ms)} ms`);
-    parts.push(r.deltas > 1 ? `${t("test.streamed")} (${r.deltas})` : t("test.notStreamed"));
-    if (r.usage) parts.push(`${r.usage.prompt_tokens} + ${r.usage.completion_tokens} ${t("usage.tokens")}`);
-    for (const note of r.notes) parts.push(note);
-    controls.setConnection(parts.join(" · "), true);
-  } catch (err) {
-    controls.setConnection(messageOf(err), false);
-  }
-}
-
 export function install() {
   document.addEventListener("tao:provider", (e) => {
     useProvider(e.detail.provider);
@@ -64,7 +45,12 @@ export function install() {
 
   document.addEventListener("tao:key", (e) => keyStore.save(e.detail.provider, e.detail.apiKey, e.detail.remember));
 
+  // Test connection's code comes with the first test (connection.js).
   document.addEventListener("tao:test", (e) => {
-    if (state.tao) testConnection(e.detail);
+    if (!state.tao) return;
+    import("./connection.js").then(
+      (part) => part.testConnection(e.detail),
+      (error) => controls.setConnection(messageOf(error), false),
+    );
   });
 }

@@ -7,12 +7,11 @@
 //! The record itself is the wasm's (`trainingRecord`), the same one `tao export-jsonl` writes.
 //!
 //! A rating is kept on the trajectory as `reward`, so Export JSON writes it too and
-//! `tao export-jsonl` reads it back.
+//! `tao export-jsonl` reads it back. Export JSONL's own code is `export-runs.js`, loaded at the
+//! first export.
 
 import { t } from "./i18n.js";
-import { state, controls, toolsPanel, keepRun, showStatus, showError, messageOf, agentConfig, newAgent } from "./app.js";
-import { registerPageTools } from "./page-tools.js";
-import { download } from "./files.js";
+import { state, keepRun, showStatus, showError, messageOf } from "./app.js";
 
 const bar = () => document.querySelector("[data-rate-bar]");
 
@@ -42,33 +41,6 @@ function rate(value) {
   showStatus(t(traj.reward === undefined ? "rate.cleared" : value ? "rate.good" : "rate.bad"));
 }
 
-/**
- * Every kept run as a JSONL line. Each step's prompt is rendered again by an agent with the page's
- * tools in the run's own format and language (the offline model: it is never called), as the
- * Prompt view does: a trajectory records what happened, the agent knows how it was shown.
- */
-async function exportRuns() {
-  if (!state.tao || !state.runs.length) return showStatus(t("status.nothingToExport"));
-  const panel = toolsPanel.settings();
-  const lines = [];
-  for (const { trajectory, extra } of state.runs) {
-    let agent;
-    try {
-      const config = agentConfig({ ...controls.settings(), provider: "scripted" }, panel);
-      agent = await newAgent({ ...config, format: trajectory.react_format, lang: trajectory.lang });
-      await registerPageTools(agent, panel);
-      const reward = trajectory.reward ?? extra.reward ?? null;
-      lines.push(JSON.stringify(agent.trainingRecord(trajectory, { ...extra, reward })));
-    } catch (e) {
-      return showError(`${t("error.export")} ${messageOf(e)}`);
-    } finally {
-      agent?.free?.();
-    }
-  }
-  download("tao-runs.jsonl", lines.join("\n") + "\n", "application/x-ndjson");
-  showStatus(t("runs.exported").replace("{n}", String(lines.length)));
-}
-
 export function install() {
   // A trajectory drawn whole (a run's end, an import, a fork's end): keep it if it ended.
   document.addEventListener("tao:rendered", () => {
@@ -80,7 +52,10 @@ export function install() {
   for (const button of bar()?.querySelectorAll("[data-rate]") ?? []) {
     button.addEventListener("click", () => rate(Number(button.dataset.rate)));
   }
-  bar()?.querySelector('[data-action="export-jsonl"]')?.addEventListener("click", exportRuns);
+  // Export JSONL's code comes with the first export (export-runs.js).
+  bar()
+    ?.querySelector('[data-action="export-jsonl"]')
+    ?.addEventListener("click", () => import("./export-runs.js").then((part) => part.exportRuns(), (error) => showError(messageOf(error))));
 }
 
 export { refresh };

@@ -1,42 +1,22 @@
-//! The query string both ways: the settings a page opens with (`?scenario=…&autorun=1`), and
-//! Share, which writes the current settings into such a link. Only settings travel in a link:
-//! never a key, never a trajectory.
+//! Share: writes the current settings into a link that opens the page with them (`query.js` reads
+//! it), in the address bar and on the clipboard. Only settings travel in a link: never a key,
+//! never a trajectory. The page loads this module at the first Share (main.js).
 
-import { t } from "./i18n.js";
+import { t, addWords } from "./i18n.js";
 import { state, toolsPanel, showStatus } from "./app.js";
 import { isShareable, wikiChosenByUser } from "./page-tools.js";
 
-/** The query string's settings: ?scenario=&format=&lang=&task=&maxSteps=&delay=&tokenBudget=&timeBudget=&memoryTokens=&reflectEvery=&provider=&base=&model=&maxTokens=&firstByte=&idle=&wiki=&tools=&mode=step&compare=react,act&autorun=1 (never a key). */
-export function readQuery() {
-  const q = new URLSearchParams(location.search);
-  const num = (key) => (q.has(key) && q.get(key) !== "" && Number.isFinite(Number(q.get(key))) ? Number(q.get(key)) : undefined);
-  return {
-    scenario: q.get("scenario") ?? undefined,
-    format: q.get("format") ?? undefined,
-    lang: q.get("lang") ?? undefined,
-    task: q.get("task") ?? undefined,
-    maxSteps: num("maxSteps"),
-    delayMs: num("delay"),
-    tokenBudget: num("tokenBudget"),
-    timeBudget: num("timeBudget"),
-    memoryTokens: num("memoryTokens"),
-    reflectEvery: num("reflectEvery"),
-    provider: q.get("provider") ?? undefined,
-    baseUrl: q.get("base") ?? undefined,
-    model: q.get("model") ?? undefined,
-    maxTokens: num("maxTokens"),
-    firstByteTimeout: num("firstByte"),
-    idleTimeout: num("idle"),
-    wiki: q.get("wiki") ?? undefined,
-    tools: q.has("tools") ? q.get("tools").split(",").filter(Boolean) : undefined,
-    stepMode: q.get("mode") === "step" ? true : undefined,
-    compare: q.has("compare") ? q.get("compare").split(",").filter(Boolean) : undefined,
-    autorun: q.get("autorun") === "1",
-  };
-}
+// Share's words in English, added to the page's dictionary when it first loads, so the first load
+// does not carry them (the Chinese ones are in i18n-zh.js, which a visit in Chinese loads).
+addWords({
+  en: {
+    "status.linkCopied": "Share link copied to the clipboard (it is also in the address bar).",
+    "status.linkReady": "Share link is in the address bar.",
+  },
+});
 
 /** Puts the settings `s` in the address bar and on the clipboard. */
-async function share(s) {
+export async function share(s) {
   const q = new URLSearchParams({
     scenario: s.scenario,
     format: s.format,
@@ -77,8 +57,4 @@ async function share(s) {
   } catch {
     showStatus(t("status.linkReady"));
   }
-}
-
-export function install() {
-  document.addEventListener("tao:share", (e) => share(e.detail));
 }

@@ -261,9 +261,9 @@ describe("the cut", () => {
 describe("replies asked again", () => {
   it("format-repair: a reply that was asked again is shown, labelled with why", async () => {
     const page = await ran("?scenario=format-repair");
-    const retried = await page.evaluate(async () => {
-      const { state } = await import("/www/app.js");
-      const step = state.lastTrajectory.steps.find((s) => s.calls.some((c) => c.retried));
+    const retried = await page.evaluate(() => {
+      const trajectory = document.querySelector("tao-trajectory").trajectory;
+      const step = trajectory.steps.find((s) => s.calls.some((c) => c.retried));
       return step && { index: step.index, calls: step.calls.map((c) => ({ raw: c.raw, why: c.retried?.why ?? null })) };
     });
     assert.ok(retried, "the scenario has a reply that was asked again");

@@ -307,6 +307,37 @@ describe("query string", () => {
     assert.match(await page.inputValue('textarea[name="task"]'), /Apple/);
     await page.context().close();
   });
+
+  // The English words of the page's markup are read from it (i18n.js, readMarkup), not carried
+  // twice: every word it names must show in both languages, never as its key, and English again
+  // after Chinese must be the English the page opened with.
+  it("every word the markup names is said in English and in Chinese, and English comes back", async () => {
+    const page = await openPage(env);
+    const words = () =>
+      page.evaluate(() => {
+        const out = [];
+        for (const el of document.querySelectorAll("[data-i18n]")) out.push([el.dataset.i18n, el.textContent.replace(/\s+/g, " ").trim()]);
+        for (const attr of ["placeholder", "title", "aria-label"]) {
+          for (const el of document.querySelectorAll(`[data-i18n-${attr}]`)) out.push([el.getAttribute(`data-i18n-${attr}`), el.getAttribute(attr) ?? ""]);
+        }
+        return out;
+      });
+    const english = await words();
+    assert.ok(english.length > 90, `only ${english.length} words named`);
+    for (const [key, text] of english) assert.ok(text && text !== key, `"${key}" shows as ${JSON.stringify(text)} in English`);
+    await page.selectOption('select[name="lang"]', "zh");
+    await page.waitForFunction(() => document.documentElement.lang === "zh-CN");
+    const chinese = await words();
+    for (const [key, text] of chinese) assert.ok(text && text !== key, `"${key}" shows as ${JSON.stringify(text)} in Chinese`);
+    const same = chinese.filter(([, text], i) => text === english[i][1]).map(([key]) => key);
+    // Names a reader types or reads as they are (formats, providers, a product) stay the same.
+    assert.ok(same.length < 15, `not in Chinese: ${same.join(", ")}`);
+    await page.selectOption('select[name="lang"]', "en");
+    await page.waitForFunction(() => document.documentElement.lang === "en");
+    assert.deepEqual(await words(), english);
+    assertClean(page);
+    await page.context().close();
+  });
 });
 
 describe("stop", () => {
