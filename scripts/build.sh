@@ -49,7 +49,9 @@ scripts/minify.sh pkg/tao_net.js pkg/tao_tools.js
 # (wasm-bindgen's imports object names the one snippet module twice: esbuild's warning is muted.)
 node_modules/.bin/esbuild pkg/tao_agent.js --bundle --format=esm --minify --legal-comments=none \
   --external:'node:*' --log-level=warning --log-override:duplicate-object-key=silent --allow-overwrite --outfile=pkg/tao_agent.js
-scripts/minify.sh pkg/tao_agent.js # terser's pass over the bundle (minify.sh says what it does)
+# Then terser's pass, as scripts/minify.sh gives every file a page loads (it says why; esbuild has
+# minified the glue already, and would warn again of the key above).
+node_modules/.bin/terser pkg/tao_agent.js --module --compress passes=2 --mangle --comments false --output pkg/tao_agent.js
 rm -rf pkg/snippets
 # The wasm-tool sandbox and the example tools: a separate module, fetched by the page only
 # when the first wasm tool is registered (so the core above does not carry wasmi).

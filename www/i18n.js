@@ -148,7 +148,7 @@ const en = {
   "human.prompt": "The whole prompt you received",
   "human.reply": "Your reply",
   "human.send": "Send",
-  // ----- the prompt inspector -----
+  // ----- the prompt inspector: its button (the view brings its own words, prompt-view.js) -----
   "prompt.button": "Prompt",
   "prompt.button.title": "The exact request this step sent to the model, and its reply",
   "prompt.button.wait": "Available when the run ends or pauses",
