@@ -4,6 +4,7 @@
 use super::host::WebHost;
 use super::js_model::{JsModel, Spare};
 use super::js_tool::JsTool;
+use super::values::{run_option, RunOption};
 use super::{get, js_error, json_of, read_settings, to_js};
 use crate::agent::Agent;
 use crate::chat::ToolSpec;
@@ -208,14 +209,15 @@ impl JsAgent {
     /// Takes `trajectory` as far as `how` says, with `options`' listener, abort signal,
     /// approval and pause signal, and resolves with it.
     fn drive(&self, mut trajectory: Trajectory, options: JsValue, how: Drive) -> Promise {
-        let on_event = get(&options, "onEvent").dyn_into::<Function>().ok();
-        let signal = get(&options, "signal")
+        let option = |which| run_option(&options, which);
+        let on_event = option(RunOption::OnEvent).dyn_into::<Function>().ok();
+        let signal = option(RunOption::Signal)
             .dyn_into::<web_sys::AbortSignal>()
             .ok();
-        let pause = get(&options, "pause")
+        let pause = option(RunOption::Pause)
             .dyn_into::<web_sys::AbortSignal>()
             .ok();
-        let approve = get(&options, "approve").dyn_into::<Function>().ok();
+        let approve = option(RunOption::Approve).dyn_into::<Function>().ok();
         // The loop is assembled before the future starts, so the future holds only what the
         // run needs (size: every value an async block holds is part of its state machine).
         let mut agent = match self.build(signal.clone(), approve) {

@@ -107,7 +107,7 @@ enum Kind {
 
 impl Deltas {
     fn push(&mut self, value: &JsValue) {
-        let kind = if super::values::append_text(value, &mut self.bytes, 64) {
+        let kind = if super::values::append_text(value, &mut self.bytes, 64, false) {
             Kind::Text
         } else {
             match Piece::read(value) {
@@ -588,13 +588,9 @@ fn reply(
     // Reads `given`'s text (whether it is a string) and passes it on as the reply's text.
     let mut read = |given: &JsValue| {
         text.clear();
-        let read = super::values::append_text(given, text, text.capacity().max(64));
+        let read = super::values::append_text(given, text, text.capacity().max(64), true);
         if read {
-            // A listener's token event takes the string given, not a copy decoded again.
-            let text = std::str::from_utf8(text).unwrap_or_default();
-            super::values::copied(Some(text));
-            on_delta(Delta::Text(text));
-            super::values::copied(None);
+            on_delta(Delta::Text(std::str::from_utf8(text).unwrap_or_default()));
         }
         read
     };

@@ -44,9 +44,14 @@ impl Tool for JsTool {
                 .function
                 .call1(&JsValue::NULL, &argument)
                 .map_err(|e| ToolError::Failed(format!("{name} threw: {}", describe(&e))))?;
-            // A string is the observation (the usual answer: asked first, in one call).
-            if let Some(text) = returned.as_string() {
-                return Ok(ToolOutput::from(text));
+            // A string is the observation (the usual answer: asked first, in one call). It is
+            // copied by `values.js`, which keeps it for the observation's event (`append_text`).
+            let mut text = Vec::new();
+            if super::values::append_text(&returned, &mut text, 256, true) {
+                // (Always UTF-8: `TextEncoder` writes nothing else.)
+                return Ok(ToolOutput::from(
+                    String::from_utf8(text).unwrap_or_default(),
+                ));
             }
             let value = match returned.dyn_into::<Promise>() {
                 Ok(promise) => JsFuture::from(promise)

@@ -11,7 +11,8 @@ export function tao_memory(wasmMemory) {
 }
 
 function view() {
-  if (bytes === undefined || bytes.byteLength === 0) {
+  // (`length` rather than `byteLength`: the same here, and read two to three times quicker.)
+  if (bytes === undefined || bytes.length === 0) {
     // First use, or the memory grew (which empties the old views).
     bytes = new Uint8Array(memory.buffer);
     words = new Uint32Array(memory.buffer);
@@ -32,22 +33,21 @@ export function tao_value(ops, textAt, textLength, numbers) {
  * for key as its JSON would be parsed; what the listener throws does not stop the agent. */
 const texts = ["token", "thought", "answer", "reasoning", "note"];
 export function tao_event(listener, kind, index, n, a, aLength, b, bLength, c, cLength, value, fuel) {
-  view();
-  // A text that is the string tao_text copied last (`fuel` -2) is that string, when it is the
-  // same text (ASCII: a byte a unit); see values.rs's `copied`.
-  const text = fuel === -2 && copied.length === aLength ? copied : decode(a, aLength);
+  // The k-th text field (a, b, c) is the slice of the string tao_text copied last when the
+  // `16 << k` bit of `kind` says so, else the text where it lies in memory.
+  const text = piece(kind & 16, a, aLength);
   let event;
-  switch (kind) {
+  switch (kind & 15) {
     case 5: event = { type: "step", index }; break;
     case 6: event = { type: "call", index, n, retry: a === 1 }; break;
-    case 7: event = { type: "action", index, call: n, tool: text, input: value === undefined ? decode(b, bLength) : value }; break;
+    case 7: event = { type: "action", index, call: n, tool: text, input: value === undefined ? piece(kind & 32, b, bLength) : value }; break;
     case 8: event = { type: "observation", index, call: n, text, fuel: fuel < 0 ? null : fuel, picture: value }; break;
     case 9: event = { type: "approval", index, call: n, tool: text, approved: b === 1 }; break;
-    case 10: event = { type: "repair", index, call: n, why: text, message: decode(b, bLength) }; break;
-    case 11: event = { type: "switch", index, from: text, to: decode(b, bLength), why: decode(c, cLength) }; break;
-    case 12: event = { type: decode(c, cLength), after: index, covers: n, text, by_model: b === 1 }; break;
-    case 13: event = { type: "stopped", reason: text, message: n === 1 ? decode(b, bLength) : null }; break;
-    default: event = { type: texts[kind], index, text };
+    case 10: event = { type: "repair", index, call: n, why: text, message: piece(kind & 32, b, bLength) }; break;
+    case 11: event = { type: "switch", index, from: text, to: piece(kind & 32, b, bLength), why: piece(kind & 64, c, cLength) }; break;
+    case 12: event = { type: piece(kind & 64, c, cLength), after: index, covers: n, text, by_model: b === 1 }; break;
+    case 13: event = { type: "stopped", reason: text, message: n === 1 ? piece(kind & 32, b, bLength) : null }; break;
+    default: event = { type: texts[kind & 15], index, text };
   }
   try {
     listener.call(null, event);
@@ -69,6 +69,18 @@ export function tao_now() {
 }
 
 const roles = ["system", "user", "assistant", "tool"]; // Role's variants, in order
+
+const runOptions = ["onEvent", "signal", "pause", "approve"]; // values.rs's RunOption, in order
+
+/** A run's option (see values.rs's `run_option`). */
+export function tao_option(options, which) {
+  if (options === null || (typeof options !== "object" && typeof options !== "function")) return undefined;
+  try {
+    return options[runOptions[which]];
+  } catch (_) {
+    return undefined;
+  }
+}
 
 /** Adds the message `{role, content}` to `messages` (see values.rs's `push_message`). */
 export function tao_push_message(messages, role, at, length) {
@@ -98,7 +110,7 @@ export function tao_wait(returned, onValue, onError) {
 
 const encoder = new TextEncoder();
 
-let copied = ""; // the last string tao_text copied (see tao_event)
+let copied = ""; // the last string tao_text copied (see values.rs's `Copied`)
 
 /** Copies `s` (a model's streamed piece) as UTF-8 into wasm memory; see values.rs. */
 export function tao_text(s, to, room) {
@@ -116,6 +128,16 @@ export function tao_text(s, to, room) {
     bytes[to + i] = c;
   }
   return s.length;
+}
+
+/** A text field of an event: the slice of `copied` from `at` (see values.rs's `Copied`), or the
+ * text at `at` in memory. (The memory's views are looked at only then: measured, looking at
+ * them for every event cost a listener 0.3 µs a turn, more than the rest of `tao_event`.) */
+function piece(sliced, at, length) {
+  if (sliced) return copied.slice(at, at + length);
+  if (length === 0) return "";
+  view();
+  return decode(at, length);
 }
 
 function decode(from, length) {

@@ -11,7 +11,6 @@ use crate::json::Value;
 use crate::to_json::{JsonWriter, ToJson};
 use js_sys::{Array, Function};
 use std::cell::{Cell, RefCell};
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(module = "/src/bindings/values.js")]
@@ -47,6 +46,22 @@ extern "C" {
     fn tao_push_message(array: &Array, role: u32, text: u32, length: u32);
     fn tao_now() -> f64;
     fn tao_string(text: u32, length: u32) -> JsValue;
+    fn tao_option(options: &JsValue, which: u32) -> JsValue;
+}
+
+/// The options a run is given (`run`, `next`, `resume`), in `values.js`'s order.
+#[derive(Clone, Copy)]
+pub(crate) enum RunOption {
+    OnEvent,
+    Signal,
+    Pause,
+    Approve,
+}
+
+/// `options`' field `which` (undefined when `options` is not an object, or reading it throws),
+/// read by JS in one call: no key made in JS from the wasm's memory, and no `Reflect.get`.
+pub(crate) fn run_option(options: &JsValue, which: RunOption) -> JsValue {
+    tao_option(options, which as u32)
 }
 
 /// `text` as a JS string, made by `values.js` (no tape: a tool's usual input).
@@ -63,6 +78,12 @@ pub(crate) fn now() -> f64 {
 thread_local! {
     static RECORDER: RefCell<JsonWriter> = RefCell::new(JsonWriter::recorder());
     static READY: Cell<bool> = const { Cell::new(false) };
+    static COPIED: Copied = const {
+        Copied {
+            text: RefCell::new(Vec::new()),
+            kept: Cell::new(false),
+        }
+    };
 }
 
 /// Hands JS the wasm's memory, before the first value it reads there.
@@ -81,21 +102,25 @@ pub(crate) fn to_js(value: &dyn ToJson) -> JsValue {
 /// its JSON would parse to (see `Event`'s `ToJson`), made by `tao_event` from the event's
 /// fields, given as arguments. One call, and an object literal per kind, which JS builds
 /// quicker than an object made key by key from a tape; only an action's JSON input and a
-/// tool's picture go on a tape. The text of a token that is a whole reply a JS model returned
-/// is not decoded again: JS has it (see `copied`).
+/// tool's picture go on a tape. A text that is part of the last string JS handed over (a
+/// reply's whole text, its thought, tool and input; a tool's observation) is not decoded
+/// again: JS still has that string, and takes the slice (see `Copied`).
 pub(crate) fn emit(listener: &Function, event: &Event) {
-    let text = place;
+    // The `16 << k` bit of the kind says that the k-th text field (a, b, c) is a slice of the
+    // string JS copied last, given by where it starts there and its length.
+    let sliced = Cell::new(0);
+    let text = |t: &str, k: u32| field(t, k, &sliced);
     let (none, flag) = ((0, 0), |yes: bool| (yes as u32, 0));
     // The value of an action's input (a text input is passed as a text), or of a picture.
     let mut value = JsValue::UNDEFINED;
-    // An observation's fuel (-1: none); for a text, -2 when it is the one JS copied last.
+    // An observation's fuel (-1: none).
     let mut number = -1.0;
     let (kind, index, n, a, b, c) = match *event {
-        Event::Token { index, text: t } => (0, index, 0, text(t), none, none),
-        Event::Thought { index, text: t } => (1, index, 0, text(t), none, none),
-        Event::Answer { index, text: t } => (2, index, 0, text(t), none, none),
-        Event::Reasoning { index, text: t } => (3, index, 0, text(t), none, none),
-        Event::Note { index, text: t } => (4, index, 0, text(t), none, none),
+        Event::Token { index, text: t } => (0, index, 0, text(t, 0), none, none),
+        Event::Thought { index, text: t } => (1, index, 0, text(t, 0), none, none),
+        Event::Answer { index, text: t } => (2, index, 0, text(t, 0), none, none),
+        Event::Reasoning { index, text: t } => (3, index, 0, text(t, 0), none, none),
+        Event::Note { index, text: t } => (4, index, 0, text(t, 0), none, none),
         Event::Step { index } => (5, index, 0, none, none, none),
         Event::Call { index, n, retry } => (6, index, n, flag(retry), none, none),
         Event::Action {
@@ -105,13 +130,13 @@ pub(crate) fn emit(listener: &Function, event: &Event) {
             input,
         } => {
             let input = match input {
-                Value::String(input) => text(input),
+                Value::String(input) => text(input, 1),
                 other => {
                     value = to_js(other);
                     none
                 }
             };
-            (7, index, call, text(tool), input, none)
+            (7, index, call, text(tool, 0), input, none)
         }
         Event::Observation {
             index,
@@ -122,26 +147,26 @@ pub(crate) fn emit(listener: &Function, event: &Event) {
         } => {
             value = picture.map_or(JsValue::NULL, |p| to_js(p));
             number = burned.map_or(-1.0, |f| f as f64);
-            (8, index, call, text(t), none, none)
+            (8, index, call, text(t, 0), none, none)
         }
         Event::Approval {
             index,
             call,
             tool,
             approved,
-        } => (9, index, call, text(tool), flag(approved), none),
+        } => (9, index, call, text(tool, 0), flag(approved), none),
         Event::Repair {
             index,
             call,
             why,
             message,
-        } => (10, index, call, text(why), text(message), none),
+        } => (10, index, call, text(why, 0), text(message, 1), none),
         Event::Switch {
             index,
             from,
             to,
             why,
-        } => (11, index, 0, text(from), text(to), text(why)),
+        } => (11, index, 0, text(from, 0), text(to, 1), text(why, 2)),
         Event::Memo {
             kind,
             after,
@@ -152,9 +177,9 @@ pub(crate) fn emit(listener: &Function, event: &Event) {
             12,
             after,
             covers,
-            text(t),
+            text(t, 0),
             flag(by_model),
-            text(kind.name()),
+            text(kind.name(), 2),
         ),
         Event::Stopped { reason, message } => {
             let given = message.is_some() as u32;
@@ -162,20 +187,31 @@ pub(crate) fn emit(listener: &Function, event: &Event) {
                 13,
                 0,
                 given,
-                text(reason.name()),
-                text(message.unwrap_or("")),
+                text(reason.name(), 0),
+                text(message.unwrap_or(""), 1),
                 none,
             )
         }
     };
-    if kind < 5 && COPIED.load(Relaxed) == at(a) {
-        number = -2.0;
-    }
+    let kind = kind | sliced.get();
     ready();
     let ((a, a_length), (b, b_length), (c, c_length)) = (a, b, c);
     tao_event(
         listener, kind, index, n, a, a_length, b, b_length, c, c_length, &value, number,
     );
+}
+
+/// Where `emit` gives the text `t` of its `k`-th text field: where it starts in the string JS
+/// copied last and its length, with the field's bit set in `sliced`, or where it lies in memory.
+#[inline(never)] // (inlined in each of its calls, the core was larger)
+fn field(t: &str, k: u32, sliced: &Cell<u32>) -> (u32, u32) {
+    match COPIED.with(|copied| copied.find(t)) {
+        Some(at) => {
+            sliced.set(sliced.get() | 16 << k);
+            (at, t.len() as u32)
+        }
+        None => place(t),
+    }
 }
 
 /// Adds `{role, content}` to `array`: the value the tape would make of a message that is only
@@ -214,8 +250,10 @@ pub(crate) fn wait(returned: &JsValue, on_value: &JsValue, on_error: &JsValue) -
 
 /// Appends `text` to `bytes` as UTF-8 when it is a string (JS copies it in place: quicker
 /// than `as_string`, and no allocation of its own); whether it was one. `room`: the bytes to
-/// offer it first (more are offered when it needs them).
-pub(crate) fn append_text(text: &JsValue, bytes: &mut Vec<u8>, room: usize) -> bool {
+/// offer it first (more are offered when it needs them). `keep`: whether to keep a copy for the
+/// events that take a part of it (see `Copied`): not for a piece of a stream, whose pieces would
+/// each pay for the copy (measured: 8% more a piece through `onDelta`).
+pub(crate) fn append_text(text: &JsValue, bytes: &mut Vec<u8>, room: usize, keep: bool) -> bool {
     let start = bytes.len();
     let mut room = room;
     loop {
@@ -225,6 +263,7 @@ pub(crate) fn append_text(text: &JsValue, bytes: &mut Vec<u8>, room: usize) -> b
         match tao_text(text, at as u32, room as u32) {
             written if written >= 0 => {
                 bytes.truncate(start + written as usize);
+                COPIED.with(|copied| copied.keep(&bytes[start..], keep));
                 return true;
             }
             -1 => {
@@ -236,23 +275,62 @@ pub(crate) fn append_text(text: &JsValue, bytes: &mut Vec<u8>, room: usize) -> b
     }
 }
 
-/// Says that `text` (until `None`) is the text `append_text` has just copied from a JS
-/// string: an event whose text is this one (where it lies) is given the string JS kept
-/// (`emit`), which JS takes when it is the same text: when each of its units is a byte
-/// (ASCII; a copy with a character encoded as more, or replaced, would not be). The text must
-/// not change meanwhile (the caller keeps it borrowed).
-pub(crate) fn copied(text: Option<&str>) {
-    COPIED.store(text.map_or(0, |t| at(place(t))), Relaxed);
+/// The last string `append_text` copied from JS, which `values.js` keeps too (its `copied`),
+/// while it is short and ASCII: then each of its bytes is one unit of the JS string, so a text
+/// found in it at byte `at` is that string's slice from `at`, which JS takes instead of decoding
+/// the text again (`emit`). (A text with any other character is decoded, as it was.)
+struct Copied {
+    text: RefCell<Vec<u8>>,
+    /// Whether `text` is the string JS keeps (false when it was not ASCII, or long).
+    kept: Cell<bool>,
 }
 
-/// The address and length of the text `append_text` copied last, while it is announced (see
-/// `copied`), as one number (`at`); 0 when there is none. (An atomic only to be a static
-/// without `unsafe`: the wasm has one thread.)
-static COPIED: AtomicU64 = AtomicU64::new(0);
+/// The longest copy kept: a longer one would hold its memory, and take its time to search,
+/// for the rare event that is a part of it.
+const LONGEST_COPY: usize = 1 << 14;
 
-/// A text's address and length, as one number.
-fn at((address, length): (u32, u32)) -> u64 {
-    u64::from(address) << 32 | u64::from(length)
+impl Copied {
+    /// Keeps `bytes` (unless not `wanted`), what `tao_text` has just written of the string JS
+    /// now keeps.
+    fn keep(&self, bytes: &[u8], wanted: bool) {
+        let Some(mut text) = self.text.try_borrow_mut().ok().filter(|_| wanted) else {
+            return self.kept.set(false);
+        };
+        text.clear();
+        let ascii = bytes.len() <= LONGEST_COPY && bytes.is_ascii();
+        if ascii {
+            text.extend_from_slice(bytes);
+        }
+        self.kept.set(ascii);
+    }
+
+    /// Where `t` starts in the copy, when it is part of it.
+    fn find(&self, t: &str) -> Option<u32> {
+        let text = self.text.try_borrow().ok().filter(|_| self.kept.get())?;
+        let (copy, t) = (&text[..], t.as_bytes());
+        let Some(&first) = t.first() else {
+            return Some(0);
+        };
+        // Tried where its first byte is, the first match taken: a reply's parts
+        // are found at once, and the whole of it (or of a tool's observation) at the only
+        // place there is (a `str::find` costs more to set up than a part costs to decode). At
+        // most 16 places are compared: a text not found there is decoded, as any other.
+        let end = copy.len().checked_sub(t.len())? + 1;
+        let mut tries = 16;
+        let mut at = 0;
+        while let Some(skip) = copy[at..end].iter().position(|&b| b == first) {
+            at += skip;
+            if copy[at..at + t.len()] == *t {
+                return Some(at as u32);
+            }
+            tries -= 1;
+            if tries == 0 {
+                return None;
+            }
+            at += 1;
+        }
+        None
+    }
 }
 
 /// A text's address and length.

@@ -150,6 +150,41 @@ describe("the JS API gives the events and trajectories of the JSON path", () => 
     assert.equal(stops["throws-once-then-resumed"], "error,answer");
   });
 
+  // A listener's texts that are part of the last string JS handed tao (a reply, a tool's answer)
+  // are taken from that string, not decoded again (values.rs's `Copied`): ASCII only, a long
+  // string not at all. Whatever they are made of, they are the trajectory's texts.
+  it("an event's texts are the trajectory's, whatever the reply and the tool's answer hold", async () => {
+    const long = "echo ".repeat(4000); // 20,000 bytes: longer than any string kept
+    const replies = [
+      "Thought: echo the echo\nAction: echo\nAction Input: echo", // each part met earlier in the reply
+      "Thought: 我需要查一下。\nAction: echo\nAction Input: 北京", // not ASCII
+      'I will pass JSON.\nAction: echo\nAction Input: {"q": "x\u00e9"}',
+      "Thought: one more\nAction: echo\nAction Input: long",
+      "Thought: a tool's answer that is not ASCII\nAction: echo\nAction Input: 🙂",
+      "Thought: done, echo\nFinal Answer: echo — 好",
+    ];
+    const answers = { echo: "echo", 北京: "北京 is Beijing", long, "🙂": "\ud83d" }; // the last: a lone surrogate
+    for (const stream of [false, true]) {
+      const agent = new tao.Agent({ model: replay(replies, { stream }), format: "mrkl", maxSteps: 8 });
+      agent.registerTool({ name: "echo", description: "Echoes." }, (input) =>
+        typeof input === "string" ? answers[input] : { observation: `object ${input.q}` });
+      const events = [];
+      const t = await agent.run("Echo.", { onEvent: (e) => events.push(e) });
+      agent.free();
+      const of = (type) => events.filter((e) => e.type === type);
+      const what = stream ? "streamed" : "whole";
+      assert.equal(t.stop.reason, "answer", what);
+      assert.equal(t.steps.length, replies.length, what);
+      assert.deepEqual(of("thought").map((e) => e.text), t.steps.map((s) => s.thought), what);
+      assert.deepEqual(of("action").map((e) => [e.tool, e.input]), t.steps.slice(0, -1).map((s) => [s.action.tool, s.action.input]), what);
+      const short = (text) => (text === long ? "(the long answer)" : text); // (no 20 KB in a failure's message)
+      assert.deepEqual(of("observation").map((e) => short(e.text)), t.steps.slice(0, -1).map((s) => short(s.observation)), what);
+      assert.deepEqual(of("answer").map((e) => e.text), [t.answer], what);
+      assert.deepEqual(t.steps.map((s) => short(s.observation)), ["echo", "北京 is Beijing", "object x\u00e9", "(the long answer)", "\ufffd", null], what);
+      assert.equal(of("token").map((e) => e.text).join(""), replies.join(""), what);
+    }
+  });
+
   // The shipped core leaves the scores' code to the built-in tools' module (pkg/tao_tools*),
   // which the first call loads; the values are the paper's, as before.
   it("the paper's scores, vote and sample come as promises from the tools' module", async () => {
