@@ -15,56 +15,26 @@
 // scripted run (a JS model function returning each reply whole, a JS echo tool), from
 // ../shared/bench-peers. Prints: A's and B's median µs per turn, and B/A ± noise.
 
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { block, median, scriptedRun } from "./scripted.mjs";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const [pkgA, pkgB, stepsArg, events, pairsArg] = process.argv.slice(2);
 if (!pkgA || !pkgB) throw new Error("usage: node bench/ab.mjs <pkgA> <pkgB> [steps] [events] [pairs]");
 const steps = Number(stepsArg) || 10;
 const pairs = Number(pairsArg) || 30;
-const { makeScript, echo } = await import(pathToFileURL(path.join(ROOT, "../shared/bench-peers/common/script.mjs")).href);
-const script = makeScript(steps);
-
-/** One build's run: an agent made once, as the bench-peers adapter does. */
-async function load(dir) {
-  const glue = path.resolve(dir, "tao_agent.js");
-  const tao = await import(`${pathToFileURL(glue).href}?${dir}`); // a module instance per build
-  tao.initSync({ module: readFileSync(glue.replace(/\.js$/, "_bg.wasm")) });
-  let i = 0;
-  const model = async () => script.responses[i++];
-  const agent = new tao.Agent({ model, maxSteps: steps + 5, retries: 0 });
-  agent.registerTool({ name: "echo", description: "Echoes its input back. Input: any string." }, (x) => echo(x));
-  let heard = 0;
-  const options = events === "events" ? { onEvent: () => heard++ } : undefined;
-  return async () => {
-    i = 0;
-    const t = await agent.run(script.question, options);
-    if (t.answer !== script.expected) throw new Error(`${dir}: wrong answer ${JSON.stringify(t.answer)}`);
-  };
-}
-
-/** The median µs per turn of `n` runs. */
-async function block(run, n) {
-  const times = [];
-  for (let k = 0; k < n; k++) {
-    const start = process.hrtime.bigint();
-    await run();
-    times.push(Number(process.hrtime.bigint() - start) / 1000 / (steps + 1));
-  }
-  return median(times);
-}
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const listen = events === "events";
+const load = async (dir) => {
+  const run = await scriptedRun(dir, steps);
+  return (n) => block(run, listen, n, steps);
+};
 
 const A = await load(pkgA);
 const B = await load(pkgB);
-for (let w = 0; w < 3; w++) await block(A, 300), await block(B, 300); // the JIT warms up
+for (let w = 0; w < 3; w++) await A(300), await B(300); // the JIT warms up
 const a = [], b = [];
 for (let p = 0; p < pairs; p++) {
   // Alternate which goes first, so a drift hits both alike.
-  if (p % 2) b.push(await block(B, 60)), a.push(await block(A, 60));
-  else a.push(await block(A, 60)), b.push(await block(B, 60));
+  if (p % 2) b.push(await B(60)), a.push(await A(60));
+  else a.push(await A(60)), b.push(await B(60));
 }
 const logs = a.map((x, k) => Math.log(b[k] / x));
 const mean = logs.reduce((s, x) => s + x, 0) / pairs;

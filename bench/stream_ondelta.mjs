@@ -6,12 +6,13 @@
 // with a listener that counts the `token` events.
 //
 //   node bench/stream_ondelta.mjs            (make bench; needs make build)
+//   TAO_PKG=<folder> node bench/stream_ondelta.mjs   (another build: a copy of pkg/)
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const PKG = path.join(ROOT, "pkg", "tao_agent.js");
+const PKG = process.env.TAO_PKG ? path.resolve(process.env.TAO_PKG, "tao_agent.js") : path.join(ROOT, "pkg", "tao_agent.js");
 const { makeTranscript } = await import(pathToFileURL(path.resolve(ROOT, "../shared/bench-peers/common/script.mjs")).href);
 const tao = await import(pathToFileURL(PKG).href);
 tao.initSync({ module: readFileSync(PKG.replace(/\.js$/, "_bg.wasm")) });
