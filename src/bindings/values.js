@@ -112,7 +112,8 @@ const encoder = new TextEncoder();
 
 let copied = ""; // the last string tao_text copied (see values.rs's `Copied`)
 
-/** Copies `s` (a model's streamed piece) as UTF-8 into wasm memory; see values.rs. */
+/** Copies `s` (a model's reply or streamed piece, a tool's answer) as UTF-8 into wasm memory,
+ * and keeps it as `copied`; see values.rs's `append_text`. */
 export function tao_text(s, to, room) {
   if (typeof s !== "string") return -1;
   copied = s;
@@ -131,8 +132,8 @@ export function tao_text(s, to, room) {
 }
 
 /** A text field of an event: the slice of `copied` from `at` (see values.rs's `Copied`), or the
- * text at `at` in memory. (The memory's views are looked at only then: measured, looking at
- * them for every event cost a listener 0.3 µs a turn, more than the rest of `tao_event`.) */
+ * text at `at` in memory. (The memory's views are looked at only then: looking at them for
+ * every event cost a listener about 0.3 µs a turn, bench/ab_listener.mjs.) */
 function piece(sliced, at, length) {
   if (sliced) return copied.slice(at, at + length);
   if (length === 0) return "";

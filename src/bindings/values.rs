@@ -311,10 +311,10 @@ impl Copied {
         let Some(&first) = t.first() else {
             return Some(0);
         };
-        // Tried where its first byte is, the first match taken: a reply's parts
-        // are found at once, and the whole of it (or of a tool's observation) at the only
-        // place there is (a `str::find` costs more to set up than a part costs to decode). At
-        // most 16 places are compared: a text not found there is decoded, as any other.
+        // Tried where its first byte is, the first match taken: a reply's parts are found at
+        // once, and the whole reply (or a tool's whole observation) at the only place there is
+        // (a `str::find` costs more to set up than a part costs to decode). At most 16 places
+        // are compared: a text not found there is decoded, as any other.
         let end = copy.len().checked_sub(t.len())? + 1;
         let mut tries = 16;
         let mut at = 0;
