@@ -3,7 +3,7 @@
 // listener costs; here each round times, for each build, a block of runs without a listener and
 // one with, back to back, and takes the difference, so the drift of the machine falls out.
 //
-//   node bench/ab_listener.mjs <pkgA> <pkgB> [rounds=400]
+//   [STEPS=50] node bench/ab_listener.mjs <pkgA> <pkgB> [rounds=400]
 //
 // How far to trust it: a build against a copy of itself reads within ±0.25 µs (on a machine
 // where a listener adds about 5 µs); a process can favour one build by about as much, so run
@@ -19,7 +19,7 @@ import { block, median, scriptedRun } from "./scripted.mjs";
 
 const [pkgA, pkgB, roundsArg] = process.argv.slice(2);
 if (!pkgA || !pkgB) throw new Error("usage: node bench/ab_listener.mjs <pkgA> <pkgB> [rounds]");
-const steps = 10;
+const steps = Number(process.env.STEPS) || 10;
 const rounds = Number(roundsArg) || 400;
 const load = async (dir) => ({ run: await scriptedRun(dir, steps), quiet: [], adds: [] });
 const mean = (xs) => xs.reduce((s, x) => s + x, 0) / xs.length;

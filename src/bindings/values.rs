@@ -311,11 +311,15 @@ impl Copied {
         let Some(&first) = t.first() else {
             return Some(0);
         };
-        // Tried where its first byte is, the first match taken: a reply's parts are found at
-        // once, and the whole reply (or a tool's whole observation) at the only place there is
-        // (a `str::find` costs more to set up than a part costs to decode). At most 16 places
-        // are compared: a text not found there is decoded, as any other.
-        let end = copy.len().checked_sub(t.len())? + 1;
+        // Its end first: a reply's action input or answer ends it, and a reply (or a tool's
+        // answer) is its whole copy. Then where its first byte is, the first match taken: a
+        // reply's thought is found at once (a `str::find` costs more to set up than a part
+        // costs to decode). At most 16 places are compared: a text not found there is
+        // decoded, as any other.
+        let end = copy.len().checked_sub(t.len())?;
+        if copy[end..] == *t {
+            return Some(end as u32);
+        }
         let mut tries = 16;
         let mut at = 0;
         while let Some(skip) = copy[at..end].iter().position(|&b| b == first) {
