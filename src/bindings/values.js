@@ -68,6 +68,11 @@ export function tao_now() {
   return clock.now();
 }
 
+/** A Promise resolved after `ms` milliseconds, or at once where there is no `setTimeout`. */
+export function tao_sleep(ms) {
+  return new Promise((resolve) => (typeof setTimeout === "function" ? setTimeout(resolve, ms) : resolve()));
+}
+
 const roles = ["system", "user", "assistant", "tool"]; // Role's variants, in order
 
 const runOptions = ["onEvent", "signal", "pause", "approve"]; // values.rs's RunOption, in order

@@ -16,37 +16,38 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(module = "/src/bindings/values.js")]
 extern "C" {
     fn tao_memory(memory: JsValue);
-    fn tao_value(ops: u32, text: u32, text_length: u32, numbers: u32) -> JsValue;
+    fn tao_value(ops: i32, text: i32, text_length: i32, numbers: i32) -> JsValue;
     fn tao_event(
         listener: &Function,
-        kind: u32,
-        index: u32,
-        n: u32,
-        a: u32,
-        a_length: u32,
-        b: u32,
-        b_length: u32,
-        c: u32,
-        c_length: u32,
+        kind: i32,
+        index: i32,
+        n: i32,
+        a: i32,
+        a_length: i32,
+        b: i32,
+        b_length: i32,
+        c: i32,
+        c_length: i32,
         value: &JsValue,
         number: f64,
     );
     fn tao_options(
-        ops: u32,
-        text: u32,
-        length: u32,
-        numbers: u32,
+        ops: i32,
+        text: i32,
+        length: i32,
+        numbers: i32,
         a: &JsValue,
         b: &JsValue,
     ) -> JsValue;
-    fn tao_text(text: &JsValue, at: u32, room: u32) -> i32;
+    fn tao_text(text: &JsValue, at: i32, room: i32) -> i32;
     // (An `Option`, for wasm-bindgen to write glue: imported directly, as `tao_memory` is,
     // it would be the module's second key of the same name in the glue's imports.)
     fn tao_wait(returned: &JsValue, on_value: &JsValue, on_error: &JsValue) -> Option<bool>;
-    fn tao_push_message(array: &Array, role: u32, text: u32, length: u32);
+    fn tao_push_message(array: &Array, role: i32, text: i32, length: i32);
     fn tao_now() -> f64;
-    fn tao_string(text: u32, length: u32) -> JsValue;
-    fn tao_option(options: &JsValue, which: u32) -> JsValue;
+    fn tao_sleep(ms: i32) -> js_sys::Promise;
+    fn tao_string(text: i32, length: i32) -> JsValue;
+    fn tao_option(options: &JsValue, which: i32) -> JsValue;
 }
 
 /// The options a run is given (`run`, `next`, `resume`), in `values.js`'s order.
@@ -61,18 +62,23 @@ pub(crate) enum RunOption {
 /// `options`' field `which` (undefined when `options` is not an object, or reading it throws),
 /// read by JS in one call: no key made in JS from the wasm's memory, and no `Reflect.get`.
 pub(crate) fn run_option(options: &JsValue, which: RunOption) -> JsValue {
-    tao_option(options, which as u32)
+    tao_option(options, which as i32)
 }
 
 /// `text` as a JS string, made by `values.js` (no tape: a tool's usual input).
 pub(crate) fn string(text: &str) -> JsValue {
     ready();
-    tao_string(text.as_ptr() as usize as u32, text.len() as u32)
+    tao_string(text.as_ptr() as usize as i32, text.len() as i32)
 }
 
 /// The clock: `performance.now()` where there is one (pages, workers, Node), else `Date.now()`.
 pub(crate) fn now() -> f64 {
     tao_now()
+}
+
+/// A Promise that resolves after `ms` milliseconds (at once where there is no `setTimeout`).
+pub(crate) fn sleep(ms: u32) -> js_sys::Promise {
+    tao_sleep(ms.min(i32::MAX as u32) as i32)
 }
 
 thread_local! {
@@ -196,8 +202,20 @@ pub(crate) fn emit(listener: &Function, event: &Event) {
     let kind = kind | sliced.get();
     ready();
     let ((a, a_length), (b, b_length), (c, c_length)) = (a, b, c);
+    let i = |x: u32| x as i32;
     tao_event(
-        listener, kind, index, n, a, a_length, b, b_length, c, c_length, &value, number,
+        listener,
+        i(kind),
+        i(index),
+        i(n),
+        i(a),
+        i(a_length),
+        i(b),
+        i(b_length),
+        i(c),
+        i(c_length),
+        &value,
+        number,
     );
 }
 
@@ -218,8 +236,8 @@ fn field(t: &str, k: u32, sliced: &Cell<u32>) -> (u32, u32) {
 /// a role and a text (the text formats' messages), made by an object literal in JS.
 pub(crate) fn push_message(array: &Array, role: Role, content: &str) {
     ready();
-    let at = content.as_ptr() as usize as u32;
-    tao_push_message(array, role as u32, at, content.len() as u32);
+    let at = content.as_ptr() as usize as i32;
+    tao_push_message(array, role as i32, at, content.len() as i32);
 }
 
 /// A JS model's options: `{stop, tools, signal, onDelta}`. In the text formats (one stop
@@ -233,8 +251,8 @@ pub(crate) fn options(
 ) -> JsValue {
     if let ([stop], []) = (stop, tools) {
         ready();
-        let at = stop.as_ptr() as usize as u32;
-        return tao_options(0, at, stop.len() as u32, 0, signal, on_delta);
+        let at = stop.as_ptr() as usize as i32;
+        return tao_options(0, at, stop.len() as i32, 0, signal, on_delta);
     }
     let values = crate::to_json::Object(&[("stop", &stop), ("tools", &tools)]);
     on_tape(&values, |ops, text, length, numbers| {
@@ -260,7 +278,7 @@ pub(crate) fn append_text(text: &JsValue, bytes: &mut Vec<u8>, room: usize, keep
         bytes.resize(start + room, 0);
         let at = bytes.as_ptr() as usize + start;
         // The bytes written; -1 when not a string; minus the room it needs when short of it.
-        match tao_text(text, at as u32, room as u32) {
+        match tao_text(text, at as i32, room as i32) {
             written if written >= 0 => {
                 bytes.truncate(start + written as usize);
                 COPIED.with(|copied| copied.keep(&bytes[start..], keep));
@@ -342,7 +360,7 @@ fn place(s: &str) -> (u32, u32) {
     (s.as_ptr() as usize as u32, s.len() as u32)
 }
 
-fn on_tape<R>(value: &dyn ToJson, build: impl FnOnce(u32, u32, u32, u32) -> R) -> R {
+fn on_tape<R>(value: &dyn ToJson, build: impl FnOnce(i32, i32, i32, i32) -> R) -> R {
     ready();
     RECORDER.with(|kept| {
         // A listener that calls tao back while its event is delivered records on a writer of
@@ -353,11 +371,11 @@ fn on_tape<R>(value: &dyn ToJson, build: impl FnOnce(u32, u32, u32, u32) -> R) -
             Err(_) => spare.insert(JsonWriter::recorder()),
         };
         let tape = recorder.record(value);
-        let address = |p: *const u8| p as usize as u32;
+        let address = |p: *const u8| p as usize as i32;
         let built = build(
             address(tape.ops.as_ptr().cast()),
             address(tape.text.as_ptr()),
-            tape.text.len() as u32,
+            tape.text.len() as i32,
             address(tape.numbers.as_ptr().cast()),
         );
         // A long trajectory's tape is not kept for the events that follow.
