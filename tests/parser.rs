@@ -168,6 +168,24 @@ fn stream(bytes: &[u8], cuts: &[usize], options: &ParseOptions) -> (Parsed, Vec<
     (p.finish(), events)
 }
 
+/// Pushes `text` through `push_live` (the agent's way: the events handed over as found, their
+/// texts borrowed) in the given chunks, those that split no character; returns what `stream`
+/// returns, the events owned (a cut, which `push_live` does not announce, last).
+fn stream_live(text: &str, cuts: &[usize], options: &ParseOptions) -> (Parsed, Vec<ParseEvent>) {
+    let mut p = StreamParser::new(options.clone());
+    let mut events = Vec::new();
+    let mut from = 0;
+    for &to in cuts.iter().chain(std::iter::once(&text.len())) {
+        if let Some(piece) = text.get(from..to) {
+            p.push_live(piece, &mut |live| events.push(ParseEvent::from(live)));
+            from = to;
+        }
+    }
+    let parsed = p.finish();
+    events.extend(parsed.cut_at.map(|at| ParseEvent::Cut { at }));
+    (parsed, events)
+}
+
 fn corpus_texts() -> Vec<Value> {
     let mut cases = load(PEER);
     cases.extend(load(REAL));
@@ -191,6 +209,15 @@ fn every_two_chunk_split_gives_the_whole_text_verdict() {
             let (split, events) = stream(bytes, &[at], &options);
             assert_eq!(split, whole, "{} split at byte {at}", case["id"]);
             assert_eq!(events, whole_events, "{} events, split at {at}", case["id"]);
+            if text.is_char_boundary(at) {
+                let (live, events) = stream_live(text, &[at], &options);
+                assert_eq!(live, whole, "{} push_live, split at {at}", case["id"]);
+                assert_eq!(
+                    events, whole_events,
+                    "{} push_live events, at {at}",
+                    case["id"]
+                );
+            }
         }
     }
 }
@@ -779,5 +806,40 @@ fn a_fence_line_is_never_a_cut_however_the_stream_is_split() {
     for at in 0..=text.len() {
         let (split, _) = stream(text.as_bytes(), &[at], &options);
         assert_eq!(split, whole, "split at {at}");
+    }
+}
+
+/// The thought is one stretch of the reply when its lines follow each other one `\n` apart, and
+/// is then lent to the live event rather than copied; in every other case its parts are joined
+/// anew. Both give the same text, for the verdict and for the event, streamed in any chunks.
+#[test]
+fn a_thought_in_parts_reads_the_same_lent_or_joined() {
+    let options = ParseOptions::new(Style::Mrkl);
+    let cases = [
+        // One stretch: lent.
+        ("I should look.\nAction: search\nAction Input: x", "I should look."),
+        ("a\n\nb\nAction: search\nAction Input: x", "a\n\nb"),
+        ("Thought: a\nb\nAction: search\nAction Input: x", "a\nb"),
+        ("Thought:\na\nAction: search\nAction Input: x", "a"),
+        ("  a  \nAction: search\nAction Input: x", "a"),
+        // Not one stretch: joined.
+        ("Thought: a\r\nb\r\nAction: search\r\nAction Input: x", "a\nb"),
+        ("a\nThought: b\nAction: search\nAction Input: x", "a\nb"),
+        ("a\nObservation: o\nThought: b\nAction: search\nAction Input: x", "a\nb"),
+        ("Thought: a\nThought: b\nc\nAction: search\nAction Input: x", "a\nb\nc"),
+    ];
+    for (text, thought) in cases {
+        match parse(text, &options).verdict {
+            Verdict::Action { thought: read, .. } => assert_eq!(read, thought, "{text:?}"),
+            other => panic!("{text:?}: {other:?}"),
+        }
+        for at in (0..=text.len()).filter(|&at| text.is_char_boundary(at)) {
+            let (_, events) = stream_live(text, &[at], &options);
+            assert_eq!(
+                events.first(),
+                Some(&ParseEvent::Thought(thought.to_string())),
+                "{text:?} split at {at}"
+            );
+        }
     }
 }

@@ -10,7 +10,7 @@
 use super::{micros, Agent};
 use crate::error::Error;
 use crate::event::{Event, Observer};
-use crate::format::parse::{parse, ParseEvent, Parsed, StreamParser};
+use crate::format::parse::{parse, Live, Parsed, StreamParser};
 use crate::format::{tools, Format};
 use crate::llm::{Delta, Request, Thinking, ToolCall};
 use crate::trajectory::{ModelCall, Step, Switch, Trajectory, CUT_KEPT};
@@ -93,27 +93,24 @@ impl Agent {
             if format.is_native() {
                 return true; // the text is the thought (or the answer); nothing to parse yet
             }
-            for event in parser.push_str(delta) {
-                match event {
-                    ParseEvent::Thought(text) => {
-                        thought_sent = true;
-                        on_event(&Event::Thought { index, text: &text });
-                    }
-                    ParseEvent::Action(name) => tool = name,
-                    ParseEvent::ActionInput(input) => {
-                        action_sent = true;
-                        on_event(&Event::Action {
-                            index,
-                            call: 0,
-                            tool: &tool,
-                            input: &input,
-                        });
-                    }
-                    // The model began to invent an Observation: stop the stream here.
-                    ParseEvent::Cut { .. } => return false,
+            parser.push_live(delta, &mut |live| match live {
+                Live::Thought(text) => {
+                    thought_sent = true;
+                    on_event(&Event::Thought { index, text });
                 }
-            }
-            true
+                Live::Action(name) => name.clone_into(&mut tool),
+                Live::ActionInput(input) => {
+                    action_sent = true;
+                    on_event(&Event::Action {
+                        index,
+                        call: 0,
+                        tool: &tool,
+                        input: &input,
+                    });
+                }
+            });
+            // The model began to invent an Observation: the stream stops here.
+            !parser.is_cut()
         };
         let request = Request {
             messages: &messages,

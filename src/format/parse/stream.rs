@@ -13,7 +13,7 @@ use super::events::{Record, Tracker};
 use super::head::{clean_name, is_none_name};
 use super::labels::{is_fence_line, keywords_for, probe, Keywords, Label, Probe, LABEL_WINDOW};
 use super::resolve::resolve;
-use super::{sub, trim_start, ParseEvent, ParseOptions, Parsed};
+use super::{sub, trim_start, Live, ParseEvent, ParseOptions, Parsed};
 
 /// What a complete line is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,13 +100,20 @@ impl StreamParser {
     /// UTF-8 character (the incomplete sequence is buffered; invalid UTF-8 becomes U+FFFD).
     /// Returns events newly known. After a Cut, further input is ignored.
     pub fn push(&mut self, bytes: &[u8]) -> Vec<ParseEvent> {
-        if self.cut.is_some() {
-            return Vec::new();
+        let mut events = Vec::new();
+        if self.cut.is_none() {
+            self.push_bytes(bytes, &mut |live: Live| events.push(live.into()));
+            // (The cut ends what this push found.)
+            events.extend(self.cut.map(|at| ParseEvent::Cut { at }));
         }
+        events
+    }
+
+    fn push_bytes(&mut self, bytes: &[u8], on_live: &mut dyn FnMut(Live)) {
         // The usual chunk: whole characters, none waiting for the rest of theirs.
         if let (true, Ok(text)) = (self.utf8_tail.is_empty(), std::str::from_utf8(bytes)) {
             self.work += bytes.len() as u64;
-            return self.push_decoded(text);
+            return self.push_decoded(text, on_live);
         }
         let mut joined = std::mem::take(&mut self.utf8_tail);
         joined.extend_from_slice(bytes);
@@ -136,12 +143,28 @@ impl StreamParser {
                 }
             }
         }
-        self.push_decoded(&decoded)
+        self.push_decoded(&decoded, on_live)
     }
 
     /// Feed the next streamed text.
     pub fn push_str(&mut self, s: &str) -> Vec<ParseEvent> {
         self.push(s.as_bytes())
+    }
+
+    /// Feed the next streamed text, each event handed to `on_live` as it is found, its texts
+    /// borrowed: no list of events and no copies of their texts, for a caller that only passes
+    /// them on (the agent). The same events as [`push_str`](Self::push_str), in the same order.
+    pub fn push_live(&mut self, text: &str, on_live: &mut dyn FnMut(Live)) {
+        // A character `push` left unfinished cannot be finished by a text, which starts with a
+        // whole one: it is invalid, as `push` would find.
+        if !self.utf8_tail.is_empty() {
+            self.utf8_tail.clear();
+            self.push_live("\u{FFFD}", on_live);
+        }
+        if self.cut.is_none() {
+            self.work += text.len() as u64;
+            self.push_decoded(text, on_live);
+        }
     }
 
     /// True once a hallucinated Observation was found and the rest of the stream is ignored.
@@ -162,14 +185,15 @@ impl StreamParser {
 
     /// End of stream: the verdict for everything pushed.
     pub fn finish(mut self) -> Parsed {
-        let mut ignored = Vec::new();
+        // The events of what is left would come too late to show: they are not worked out.
+        self.live = false;
         if self.cut.is_none() {
             if !self.utf8_tail.is_empty() {
                 self.utf8_tail.clear();
-                self.push_decoded("\u{FFFD}");
+                self.push_decoded("\u{FFFD}", &mut ignore);
             }
             if self.cut.is_none() && self.line_start < self.text.len() {
-                self.complete_line(self.line_start, self.text.len(), &mut ignored);
+                self.complete_line(self.line_start, self.text.len(), &mut ignore);
             }
         }
         let mut parsed = resolve(&self.text, &self.lines, &self.options);
@@ -182,16 +206,15 @@ impl StreamParser {
         parsed
     }
 
-    fn push_decoded(&mut self, decoded: &str) -> Vec<ParseEvent> {
-        let mut events = Vec::new();
+    fn push_decoded(&mut self, decoded: &str, on_live: &mut dyn FnMut(Live)) {
         let mut pos = self.text.len();
         self.text.push_str(decoded);
         // Only the new bytes are searched for newlines: each byte is looked at once here.
         while let Some(nl) = self.text.get(pos..).and_then(|s| s.find('\n')) {
             let end = pos + nl;
-            self.complete_line(self.line_start, end, &mut events);
+            self.complete_line(self.line_start, end, on_live);
             if self.cut.is_some() {
-                return events;
+                return;
             }
             self.line_start = end + 1;
             self.line_decided = false;
@@ -205,12 +228,11 @@ impl StreamParser {
             // found by `make fuzz`, where only a stream split inside the line cut there.
             match probe(line, &self.keywords) {
                 _ if is_fence_line(line) => self.line_decided = true,
-                Probe::Label(Label::Observation, _) => self.cut_here(self.line_start, &mut events),
+                Probe::Label(Label::Observation, _) => self.cut_here(self.line_start, on_live),
                 Probe::More { .. } => {}
                 _ => self.line_decided = true,
             }
         }
-        events
     }
 
     fn can_cut(&self) -> bool {
@@ -218,7 +240,7 @@ impl StreamParser {
     }
 
     /// Classifies the line `[start, end)` (its newline, if any, is at `end`).
-    fn complete_line(&mut self, start: usize, end: usize, events: &mut Vec<ParseEvent>) {
+    fn complete_line(&mut self, start: usize, end: usize, on_live: &mut dyn FnMut(Live)) {
         let raw = sub(&self.text, start, end);
         let end = if raw.ends_with('\r') { end - 1 } else { end };
         let line = sub(&self.text, start, end);
@@ -249,7 +271,7 @@ impl StreamParser {
         };
         if let LineKind::Label(Label::Observation, _) = kind {
             if self.action_seen && !was_fenced {
-                self.cut_here(start, events);
+                self.cut_here(start, on_live);
                 return;
             }
         }
@@ -267,7 +289,7 @@ impl StreamParser {
             action_seen: self.action_seen,
         };
         if self.live {
-            self.tracker.line(&seen, events);
+            self.tracker.line(&seen, on_live);
         }
     }
 
@@ -300,7 +322,7 @@ impl StreamParser {
             .rposition(|l| !l.fenced || l.kind == LineKind::FenceOpen)
     }
 
-    fn cut_here(&mut self, at: usize, events: &mut Vec<ParseEvent>) {
+    fn cut_here(&mut self, at: usize, on_live: &mut dyn FnMut(Live)) {
         let seen = Record {
             text: &self.text,
             lines: &self.lines,
@@ -308,11 +330,13 @@ impl StreamParser {
             action_seen: self.action_seen,
         };
         if self.live {
-            self.tracker.cut(&seen, events);
+            self.tracker.cut(&seen, on_live);
         }
         self.cut = Some(at);
         self.text.truncate(at);
         self.utf8_tail.clear();
-        events.push(ParseEvent::Cut { at });
     }
 }
+
+/// Takes a live event nobody reads.
+pub(super) fn ignore(_: Live) {}
