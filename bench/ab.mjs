@@ -40,4 +40,4 @@ const logs = a.map((x, k) => Math.log(b[k] / x));
 const mean = logs.reduce((s, x) => s + x, 0) / pairs;
 const sd = Math.sqrt(logs.reduce((s, x) => s + (x - mean) ** 2, 0) / (pairs - 1));
 const band = (2 * sd) / Math.sqrt(pairs);
-console.log(`A ${median(a).toFixed(2)} µs  B ${median(b).toFixed(2)} µs  B/A ${Math.exp(mean).toFixed(3)} ±${band.toFixed(3)}  (${steps} steps${events ? ", listener" : ""}, ${pairs} pairs)`);
+console.log(`A ${median(a).toFixed(2)} µs  B ${median(b).toFixed(2)} µs  B/A ${Math.exp(mean).toFixed(3)} ±${band.toFixed(3)}  (${steps} steps${listen ? ", listener" : ""}, ${pairs} pairs)`);
