@@ -817,16 +817,28 @@ fn a_thought_in_parts_reads_the_same_lent_or_joined() {
     let options = ParseOptions::new(Style::Mrkl);
     let cases = [
         // One stretch: lent.
-        ("I should look.\nAction: search\nAction Input: x", "I should look."),
+        (
+            "I should look.\nAction: search\nAction Input: x",
+            "I should look.",
+        ),
         ("a\n\nb\nAction: search\nAction Input: x", "a\n\nb"),
         ("Thought: a\nb\nAction: search\nAction Input: x", "a\nb"),
         ("Thought:\na\nAction: search\nAction Input: x", "a"),
         ("  a  \nAction: search\nAction Input: x", "a"),
         // Not one stretch: joined.
-        ("Thought: a\r\nb\r\nAction: search\r\nAction Input: x", "a\nb"),
+        (
+            "Thought: a\r\nb\r\nAction: search\r\nAction Input: x",
+            "a\nb",
+        ),
         ("a\nThought: b\nAction: search\nAction Input: x", "a\nb"),
-        ("a\nObservation: o\nThought: b\nAction: search\nAction Input: x", "a\nb"),
-        ("Thought: a\nThought: b\nc\nAction: search\nAction Input: x", "a\nb\nc"),
+        (
+            "a\nObservation: o\nThought: b\nAction: search\nAction Input: x",
+            "a\nb",
+        ),
+        (
+            "Thought: a\nThought: b\nc\nAction: search\nAction Input: x",
+            "a\nb\nc",
+        ),
     ];
     for (text, thought) in cases {
         match parse(text, &options).verdict {

@@ -54,7 +54,8 @@
 //! * `labels.rs`: recognising a label at the start of a line (`probe`);
 //! * `stream.rs`: [`StreamParser`], which classifies each line as it arrives and cuts the
 //!   reply at an invented `Observation`;
-//! * `events.rs`: the early [`ParseEvent`]s for a live display (thought, tool, input);
+//! * `events.rs`: the early events for a live display (thought, tool, input): [`Live`], lent
+//!   to the agent as they are found, or owned as [`ParseEvent`]s;
 //! * `resolve.rs`: the verdict, read once from the recorded lines (which of several things
 //!   the model meant);
 //! * `head.rs`, `action.rs`, `blob.rs`: reading one action, from what follows `Action:`,
