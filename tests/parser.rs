@@ -855,3 +855,26 @@ fn a_thought_in_parts_reads_the_same_lent_or_joined() {
         }
     }
 }
+
+/// A text pushed after bytes that ended inside a character: the character is invalid (a text
+/// starts with a whole one), so `push_live` reads it as `push` does the same bytes.
+#[test]
+fn push_live_after_a_split_character_reads_as_push() {
+    let options = ParseOptions::new(Style::Mrkl);
+    let (head, rest) = (
+        &b"Thought: caf\xc3"[..],
+        "\nAction: search\nAction Input: x",
+    );
+    let mut bytes = StreamParser::new(options.clone());
+    let mut events = bytes.push(head);
+    events.extend(bytes.push(rest.as_bytes()));
+    let mut live = StreamParser::new(options);
+    let mut live_events = live.push(head);
+    live.push_live(rest, &mut |e| live_events.push(e.into()));
+    assert_eq!(live_events, events);
+    assert_eq!(
+        events.first(),
+        Some(&ParseEvent::Thought("caf\u{FFFD}".to_string()))
+    );
+    assert_eq!(live.finish(), bytes.finish());
+}

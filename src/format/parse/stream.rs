@@ -157,10 +157,7 @@ impl StreamParser {
     pub fn push_live(&mut self, text: &str, on_live: &mut dyn FnMut(Live)) {
         // A character `push` left unfinished cannot be finished by a text, which starts with a
         // whole one: it is invalid, as `push` would find.
-        if !self.utf8_tail.is_empty() {
-            self.utf8_tail.clear();
-            self.push_live("\u{FFFD}", on_live);
-        }
+        self.end_split_character(on_live);
         if self.cut.is_none() {
             self.work += text.len() as u64;
             self.push_decoded(text, on_live);
@@ -188,10 +185,7 @@ impl StreamParser {
         // The events of what is left would come too late to show: they are not worked out.
         self.live = false;
         if self.cut.is_none() {
-            if !self.utf8_tail.is_empty() {
-                self.utf8_tail.clear();
-                self.push_decoded("\u{FFFD}", &mut ignore);
-            }
+            self.end_split_character(&mut ignore);
             if self.cut.is_none() && self.line_start < self.text.len() {
                 self.complete_line(self.line_start, self.text.len(), &mut ignore);
             }
@@ -204,6 +198,15 @@ impl StreamParser {
             parsed.cut_at = Some(at);
         }
         parsed
+    }
+
+    /// The first bytes of a character that `push` kept for the rest of it, when no rest will
+    /// come: U+FFFD, as for any invalid UTF-8.
+    fn end_split_character(&mut self, on_live: &mut dyn FnMut(Live)) {
+        if !self.utf8_tail.is_empty() && self.cut.is_none() {
+            self.utf8_tail.clear();
+            self.push_decoded("\u{FFFD}", on_live);
+        }
     }
 
     fn push_decoded(&mut self, decoded: &str, on_live: &mut dyn FnMut(Live)) {
