@@ -68,22 +68,6 @@ pub fn parser(data: &[u8]) {
         whole,
         "parse() differs from streaming"
     );
-    // The agent's way (`push_live`: the events handed over as found, texts borrowed), in the
-    // small chunks where they split no character; a cut, which it does not announce, last.
-    let mut p = StreamParser::new(options.clone());
-    let mut live_events: Vec<ParseEvent> = Vec::new();
-    let (mut from, mut to) = (0, 0);
-    for piece in chunks(text.as_bytes(), first) {
-        to += piece.len();
-        if let Some(piece) = text.get(from..to) {
-            p.push_live(piece, &mut |live| live_events.push(live.into()));
-            from = to;
-        }
-    }
-    let live = p.finish();
-    live_events.extend(live.cut_at.map(|at| ParseEvent::Cut { at }));
-    assert_eq!(live, whole, "push_live reads differently");
-    assert_eq!(live_events, whole_events, "push_live announces differently");
     if let Verdict::Error { message, why, .. } = &whole.verdict {
         assert!(
             message.contains("Reply with"),

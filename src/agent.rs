@@ -87,18 +87,12 @@ pub struct Agent {
     pub tools: Registry,
     /// Stops the current run when set.
     pub abort: Abort,
-    /// Whether anyone reads the events sent while a reply streams in (the thought, the tool
-    /// and its input as soon as each is known). When nobody does, the parser does not work
-    /// them out; they are sent once the reply is read, as always. True unless set.
-    pub live_events: bool,
     /// The built-in tools' code, when this build does not carry it: the offline model's memos
     /// are written there (see `memory`). `None` in a build that carries it.
     pub elsewhere: Option<Rc<dyn crate::tools::Elsewhere>>,
     host: Rc<dyn Host>,
     /// Whether the tools were brought back to where the trajectory left them (see `restore`).
     restored: std::cell::Cell<bool>,
-    /// The last prompt sent, so the next one renders only what is new (see `call`).
-    prompts: crate::prompt::Renderer,
 }
 
 impl Agent {
@@ -109,11 +103,9 @@ impl Agent {
             model,
             tools,
             abort: Abort::default(),
-            live_events: true,
             elsewhere: None,
             host,
             restored: Default::default(),
-            prompts: Default::default(),
         }
     }
 
@@ -125,7 +117,6 @@ impl Agent {
     /// ```
     pub async fn run(&self, task: &str, on_event: Observer<'_>) -> Trajectory {
         let mut trajectory = self.start(task);
-        let _shown = self.prompts.vouch(&trajectory); // (no step changes once it was shown)
         self.restored.set(true); // a new run: the tools start where they are
         while trajectory.stop.is_none() {
             self.step(&mut trajectory, on_event).await;
@@ -182,7 +173,6 @@ impl Agent {
         {
             trajectory.reopen();
         }
-        let _shown = self.prompts.vouch(trajectory); // (no step changes once it was shown)
         while trajectory.stop.is_none() && !paused() {
             self.next(trajectory, on_event).await;
         }
@@ -359,7 +349,7 @@ impl Agent {
     /// The exact prompt the model receives for the next step of `trajectory`.
     pub fn prompt(&self, trajectory: &Trajectory) -> Vec<Message> {
         let exemplars = self.config.exemplars.as_deref();
-        crate::prompt::render_with(trajectory, &self.tools, exemplars)
+        crate::prompt::render(trajectory, &self.tools, exemplars)
     }
 
     /// The tool specs sent with the next request for `trajectory`: all of them in native tool

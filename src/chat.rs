@@ -36,7 +36,7 @@ impl Role {
 
 impl ToJson for Role {
     fn write_json(&self, out: &mut JsonWriter) {
-        out.name(self.name());
+        out.string(self.name());
     }
 }
 

@@ -6,7 +6,7 @@
 //! call's `raw`), so a page can always redraw from the trajectory alone.
 
 use crate::json::Value;
-use crate::to_json::{JsonWriter, Name, ToJson};
+use crate::to_json::{JsonWriter, ToJson};
 use crate::trajectory::{MemoKind, StopReason};
 
 /// What happens during a run, as it happens (the page draws these; tests check their order).
@@ -85,29 +85,25 @@ pub enum Event<'a> {
 }
 
 /// An event as the page receives it: `{"type": "thought", "index": 1, "text": "..."}`, the
-/// variant's name (lowercase) first, then its fields. (The wasm's listeners get the same
-/// objects built by JS from the fields: `emit` in `bindings/values.rs` and `tao_event` in
-/// `values.js`, which change with this.)
+/// variant's name (lowercase) first, then its fields.
 impl ToJson for Event<'_> {
     fn write_json(&self, out: &mut JsonWriter) {
         match self {
-            Event::Step { index } => out.object(&[("type", &Name("step")), ("index", index)]),
+            Event::Step { index } => out.object(&[("type", &"step"), ("index", index)]),
             Event::Call { index, n, retry } => out.object(&[
-                ("type", &Name("call")),
+                ("type", &"call"),
                 ("index", index),
                 ("n", n),
                 ("retry", retry),
             ]),
             Event::Token { index, text } => {
-                out.object(&[("type", &Name("token")), ("index", index), ("text", text)])
+                out.object(&[("type", &"token"), ("index", index), ("text", text)])
             }
-            Event::Reasoning { index, text } => out.object(&[
-                ("type", &Name("reasoning")),
-                ("index", index),
-                ("text", text),
-            ]),
+            Event::Reasoning { index, text } => {
+                out.object(&[("type", &"reasoning"), ("index", index), ("text", text)])
+            }
             Event::Thought { index, text } => {
-                out.object(&[("type", &Name("thought")), ("index", index), ("text", text)])
+                out.object(&[("type", &"thought"), ("index", index), ("text", text)])
             }
             Event::Action {
                 index,
@@ -115,7 +111,7 @@ impl ToJson for Event<'_> {
                 tool,
                 input,
             } => out.object(&[
-                ("type", &Name("action")),
+                ("type", &"action"),
                 ("index", index),
                 ("call", call),
                 ("tool", tool),
@@ -127,7 +123,7 @@ impl ToJson for Event<'_> {
                 tool,
                 approved,
             } => out.object(&[
-                ("type", &Name("approval")),
+                ("type", &"approval"),
                 ("index", index),
                 ("call", call),
                 ("tool", tool),
@@ -140,7 +136,7 @@ impl ToJson for Event<'_> {
                 fuel,
                 picture,
             } => out.object(&[
-                ("type", &Name("observation")),
+                ("type", &"observation"),
                 ("index", index),
                 ("call", call),
                 ("text", text),
@@ -153,14 +149,14 @@ impl ToJson for Event<'_> {
                 why,
                 message,
             } => out.object(&[
-                ("type", &Name("repair")),
+                ("type", &"repair"),
                 ("index", index),
                 ("call", call),
                 ("why", why),
                 ("message", message),
             ]),
             Event::Note { index, text } => {
-                out.object(&[("type", &Name("note")), ("index", index), ("text", text)])
+                out.object(&[("type", &"note"), ("index", index), ("text", text)])
             }
             Event::Switch {
                 index,
@@ -168,14 +164,14 @@ impl ToJson for Event<'_> {
                 to,
                 why,
             } => out.object(&[
-                ("type", &Name("switch")),
+                ("type", &"switch"),
                 ("index", index),
                 ("from", from),
                 ("to", to),
                 ("why", why),
             ]),
             Event::Answer { index, text } => {
-                out.object(&[("type", &Name("answer")), ("index", index), ("text", text)])
+                out.object(&[("type", &"answer"), ("index", index), ("text", text)])
             }
             Event::Memo {
                 kind,
@@ -184,14 +180,14 @@ impl ToJson for Event<'_> {
                 text,
                 by_model,
             } => out.object(&[
-                ("type", &Name(kind.name())),
+                ("type", &kind.name()),
                 ("after", after),
                 ("covers", covers),
                 ("text", text),
                 ("by_model", by_model),
             ]),
             Event::Stopped { reason, message } => out.object(&[
-                ("type", &Name("stopped")),
+                ("type", &"stopped"),
                 ("reason", reason),
                 ("message", message),
             ]),

@@ -15,45 +15,6 @@
 #[cfg(feature = "builtin-tools")]
 use std::ops::Range;
 
-/// Whether two texts are the same, compared eight bytes at a time (comparing is what a
-/// kept prompt costs each step, and the wasm's own comparison goes byte by byte).
-pub fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    let n = a.len();
-    if n != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    if n < 8 {
-        while i < n {
-            if a.get(i) != b.get(i) {
-                return false;
-            }
-            i += 1;
-        }
-        return true;
-    }
-    while i + 8 <= n {
-        if word(a, i) != word(b, i) {
-            return false;
-        }
-        i += 8;
-    }
-    // The last bytes, as the word that ends the text (a slice comparison is a chain of calls
-    // in the wasm).
-    word(a, n - 8) == word(b, n - 8)
-}
-
-#[inline(always)]
-fn word(bytes: &[u8], i: usize) -> u64 {
-    match bytes.get(i..i + 8) {
-        Some(&[b0, b1, b2, b3, b4, b5, b6, b7]) => {
-            u64::from_le_bytes([b0, b1, b2, b3, b4, b5, b6, b7])
-        }
-        _ => 0,
-    }
-}
-
 /// `text` in lower case, as [`fold_case`] folds each character: what `lookup` compares.
 #[cfg(feature = "builtin-tools")]
 pub fn folded(text: &str) -> String {
@@ -244,22 +205,6 @@ mod tests {
     }
 
     /// `same` agrees with `==` for every length around its word size, whichever byte differs.
-    #[test]
-    fn same_is_equality() {
-        for n in 0..=26 {
-            let a: String = (0..n).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
-            assert!(same(&a, &a.clone()), "{a}");
-            assert!(!same(&a, &format!("{a}x")), "{a}");
-            for k in 0..n {
-                let mut b = a.clone().into_bytes();
-                b[k] = b'_';
-                let b = String::from_utf8(b).unwrap();
-                assert!(!same(&a, &b), "{a} / {b}");
-            }
-        }
-        assert!(same("é😀 über", "é😀 über") && !same("é😀 über", "é😀 üder"));
-    }
-
     /// Each case: a text, and the sentences it is cut into.
     const CASES: &[(&str, &[&str])] = &[
         // Chinese ends a sentence at 。！？ with no space after it.

@@ -12,13 +12,6 @@
 //! and `{}` when empty), strings escaped the same way (`\"`, `\\`, `\n`, `\t`, `\r`, `\b`,
 //! `\f`, other control characters as `\u001f`, everything else as is), finite floats in
 //! serde_json's own shortest round-trip form (`1.0`, `0.25`) and non-finite ones as `null`.
-//!
-//! The same writer can also record a value on a [`Tape`] instead of writing its text: the
-//! bindings hand JavaScript the tape, and a few lines of JS build the value from it, the value
-//! `JSON.parse` would have made of the text (writing and parsing JSON was most of what a step
-//! cost through the JS API). The `ToJson` impls do not know which they feed.
-
-use std::fmt::Write;
 
 /// A value that can be written as JSON.
 pub trait ToJson {
@@ -38,129 +31,25 @@ pub fn to_string_pretty(value: &dyn ToJson) -> String {
 
 fn write(value: &dyn ToJson, pretty: bool) -> String {
     let mut out = JsonWriter {
-        text: String::new(),
+        text: String::with_capacity(128),
         pretty,
         depth: 0,
-        tape: None,
     };
     value.write_json(&mut out);
     out.text
 }
 
-/// `value` recorded on a tape.
-pub fn record(value: &dyn ToJson) -> Tape {
-    let mut out = JsonWriter::recorder();
-    out.record(value);
-    out.tape.unwrap_or_default()
-}
-
-/// JSON text being written (or a value being recorded on a tape).
+/// JSON text being written.
 pub struct JsonWriter {
     text: String,
     pretty: bool,
     /// How deep in objects and arrays the writer is (for the indentation).
     depth: usize,
-    tape: Option<Tape>,
-}
-
-/// A value as a list of operations, for building it where JSON text would be parsed. Each
-/// operation is a word: its kind in the low 3 bits, a count or a length above them.
-/// - [`Tape::NULL`]; [`Tape::BOOL`] with 0 or 1; [`Tape::INT`], an integer below 2²⁹;
-///   [`Tape::FLOAT`], the next of `numbers` (any other number); [`Tape::FLOAT`] with a
-///   number above 0 is a struct that JS builds with a literal of its own (see
-///   [`JsonWriter::literal`]), followed by its fields' values only;
-/// - [`Tape::STRING`]: the next so many UTF-16 units of `text`, where all strings are
-///   written one after the other (so JS decodes the text once, and cuts it);
-/// - [`Tape::OBJECT`] with its number of fields, each a key then a value; a key is a string,
-///   or [`Tape::KEY`] with the length of a key that is part of the program, followed by its
-///   address (so JS decodes each of those once, and then finds it by its address); a value
-///   can be a [`Tape::KEY`] too: a name that is part of the program ([`JsonWriter::name`]);
-/// - [`Tape::ARRAY`] with its number of items.
-#[derive(Default)]
-pub struct Tape {
-    /// The operations.
-    pub ops: Vec<u32>,
-    /// The strings.
-    pub text: String,
-    /// The numbers that are not small integers.
-    pub numbers: Vec<f64>,
-}
-
-#[allow(missing_docs)] // see `Tape`
-impl Tape {
-    pub const NULL: u32 = 0;
-    pub const BOOL: u32 = 1;
-    pub const INT: u32 = 2;
-    pub const FLOAT: u32 = 3;
-    pub const STRING: u32 = 4;
-    pub const OBJECT: u32 = 5;
-    pub const ARRAY: u32 = 6;
-    pub const KEY: u32 = 7;
-
-    fn op(&mut self, kind: u32, n: usize) {
-        self.ops.push(kind | (n as u32) << 3);
-    }
-
-    fn string(&mut self, text: &str) {
-        self.text.push_str(text);
-        let units = match text.is_ascii() {
-            true => text.len(),
-            false => text.chars().map(char::len_utf16).sum(),
-        };
-        self.op(Tape::STRING, units);
-    }
-
-    fn number(&mut self, number: f64) {
-        match number {
-            // (-0.0 is not one: it is a float, as JSON.parse reads "-0.0".)
-            n if n.is_sign_positive() && n < (1 << 29) as f64 && n.fract() == 0.0 => {
-                self.op(Tape::INT, n as usize)
-            }
-            n if n.is_finite() => {
-                self.numbers.push(n);
-                self.op(Tape::FLOAT, 0)
-            }
-            _ => self.op(Tape::NULL, 0),
-        }
-    }
 }
 
 impl JsonWriter {
-    /// A writer that records values on a tape (see [`JsonWriter::record`]).
-    pub fn recorder() -> JsonWriter {
-        JsonWriter {
-            text: String::new(),
-            pretty: false,
-            depth: 0,
-            tape: Some(Tape::default()),
-        }
-    }
-
-    /// Records `value` on this recorder's tape, in place of the last value (its buffers are
-    /// reused), and returns the tape.
-    pub fn record(&mut self, value: &dyn ToJson) -> &Tape {
-        let tape = self.tape.get_or_insert_with(Tape::default);
-        tape.ops.clear();
-        tape.text.clear();
-        tape.numbers.clear();
-        value.write_json(self);
-        self.tape.get_or_insert_with(Tape::default)
-    }
-
-    /// Writes an object with these fields, in this order. (The keys are the program's own:
-    /// see [`Tape::KEY`].)
-    pub fn object(&mut self, fields: &[(&'static str, &dyn ToJson)]) {
-        if let Some(tape) = &mut self.tape {
-            tape.op(Tape::OBJECT, fields.len());
-            for (key, value) in fields {
-                if let Some(tape) = &mut self.tape {
-                    tape.op(Tape::KEY, key.len());
-                    tape.ops.push(key.as_ptr() as usize as u32);
-                }
-                value.write_json(self);
-            }
-            return;
-        }
+    /// Writes an object with these fields, in this order.
+    pub fn object(&mut self, fields: &[(&str, &dyn ToJson)]) {
         self.open('{');
         for (i, (key, value)) in fields.iter().enumerate() {
             self.item(i);
@@ -170,31 +59,9 @@ impl JsonWriter {
         self.close('}', fields.len());
     }
 
-    /// Writes an object with these fields, as [`JsonWriter::object`] does; on a tape, a
-    /// `literal` above 0 is the number of the literal in `bindings/values.js` that makes it,
-    /// from the values alone (quicker in JS than an object made key by key).
-    pub fn literal(&mut self, literal: u32, fields: &[(&'static str, &dyn ToJson)]) {
-        match &mut self.tape {
-            Some(tape) if literal > 0 => {
-                tape.op(Tape::FLOAT, literal as usize);
-                for (_, value) in fields {
-                    value.write_json(self);
-                }
-            }
-            _ => self.object(fields),
-        }
-    }
-
     /// Writes an array of these items.
     pub fn array(&mut self, items: &mut dyn ExactSizeIterator<Item = &dyn ToJson>) {
         let len = items.len();
-        if let Some(tape) = &mut self.tape {
-            tape.op(Tape::ARRAY, len);
-            for value in items {
-                value.write_json(self);
-            }
-            return;
-        }
         self.open('[');
         for (i, value) in items.enumerate() {
             self.item(i);
@@ -205,9 +72,6 @@ impl JsonWriter {
 
     /// Writes a string, quoted and escaped.
     pub fn string(&mut self, text: &str) {
-        if let Some(tape) = &mut self.tape {
-            return tape.string(text);
-        }
         self.text.push('"');
         // Runs of characters that need no escape are copied whole; every escaped character is
         // ASCII, so the cuts between runs fall on character boundaries.
@@ -239,29 +103,8 @@ impl JsonWriter {
         self.text.push('"');
     }
 
-    /// Writes a string that is part of the program (a type's or a kind's name): on a tape,
-    /// like a key, by its address (see [`Tape::KEY`]).
-    pub fn name(&mut self, name: &'static str) {
-        match &mut self.tape {
-            Some(tape) => {
-                tape.op(Tape::KEY, name.len());
-                tape.ops.push(name.as_ptr() as usize as u32);
-            }
-            None => self.string(name),
-        }
-    }
-
-    /// Writes an object whose keys are data, not the program's (a JSON value's fields): on a
-    /// tape, each key is a string.
+    /// Writes an object whose keys are data (a JSON value's fields).
     pub fn map(&mut self, len: usize, fields: &mut dyn Iterator<Item = (&str, &dyn ToJson)>) {
-        if let Some(tape) = &mut self.tape {
-            tape.op(Tape::OBJECT, len);
-            for (key, value) in fields {
-                self.string(key);
-                value.write_json(self);
-            }
-            return;
-        }
         self.open('{');
         for (i, (key, value)) in fields.enumerate() {
             self.item(i);
@@ -273,10 +116,7 @@ impl JsonWriter {
 
     /// Writes `null`.
     pub fn null(&mut self) {
-        match &mut self.tape {
-            Some(tape) => tape.op(Tape::NULL, 0),
-            None => self.text.push_str("null"),
-        }
+        self.text.push_str("null");
     }
 
     fn open(&mut self, bracket: char) {
@@ -327,15 +167,6 @@ impl ToJson for Object<'_> {
     }
 }
 
-/// A string that is part of the program, written with [`JsonWriter::name`].
-pub struct Name(pub &'static str);
-
-impl ToJson for Name {
-    fn write_json(&self, out: &mut JsonWriter) {
-        out.name(self.0);
-    }
-}
-
 impl ToJson for str {
     fn write_json(&self, out: &mut JsonWriter) {
         out.string(self);
@@ -350,40 +181,55 @@ impl ToJson for String {
 
 impl ToJson for bool {
     fn write_json(&self, out: &mut JsonWriter) {
-        match &mut out.tape {
-            Some(tape) => tape.op(Tape::BOOL, usize::from(*self)),
-            None => out.text.push_str(if *self { "true" } else { "false" }),
-        }
+        out.text.push_str(if *self { "true" } else { "false" });
     }
 }
 
-/// Integers are written with their digits (core's, the same as serde_json's `itoa`).
-macro_rules! integer {
-    ($($ty:ty),*) => {
-        $(impl ToJson for $ty {
-            fn write_json(&self, out: &mut JsonWriter) {
-                match &mut out.tape {
-                    Some(tape) => tape.number(*self as f64),
-                    None => {
-                        let _ = write!(out.text, "{self}");
-                    }
-                }
-            }
-        })*
-    };
+/// Integers are written with their digits. (By hand rather than with `write!`: the formatting
+/// machinery is the larger and slower way to the same digits.)
+fn digits(out: &mut String, mut n: u64) {
+    let mut buffer = [0u8; 20];
+    let mut at = buffer.len();
+    loop {
+        at -= 1;
+        buffer[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.push_str(std::str::from_utf8(&buffer[at..]).unwrap_or_default());
 }
 
-integer!(u32, u64, i64);
+impl ToJson for u32 {
+    fn write_json(&self, out: &mut JsonWriter) {
+        digits(&mut out.text, u64::from(*self));
+    }
+}
+
+impl ToJson for u64 {
+    fn write_json(&self, out: &mut JsonWriter) {
+        digits(&mut out.text, *self);
+    }
+}
+
+impl ToJson for i64 {
+    fn write_json(&self, out: &mut JsonWriter) {
+        if *self < 0 {
+            out.text.push('-');
+        }
+        digits(&mut out.text, self.unsigned_abs());
+    }
+}
 
 /// A float is written in its shortest form that reads back to the same `f64` (`zmij`,
 /// serde_json's float printer): `1.0`, `0.1`, `1e20`, `-0.0`. Non-finite numbers have no JSON
 /// form: they are written as `null`, as serde_json does.
 impl ToJson for f64 {
     fn write_json(&self, out: &mut JsonWriter) {
-        match &mut out.tape {
-            Some(tape) => tape.number(*self),
-            None if self.is_finite() => out.text.push_str(zmij::Buffer::new().format_finite(*self)),
-            None => out.null(),
+        match self.is_finite() {
+            true => out.text.push_str(zmij::Buffer::new().format_finite(*self)),
+            false => out.null(),
         }
     }
 }
@@ -451,6 +297,21 @@ mod tests {
     }
 
     #[test]
+    fn escapes_each_character_wherever_it_stands() {
+        for c in ['"', '\\', '\n', '\u{1}', '\u{1f}', '\u{7f}', 'é', '😀'] {
+            for at in 0..20 {
+                let text: String = (0..20).map(|i| if i == at { c } else { 'a' }).collect();
+                let serde = serde_json::to_string(&text).unwrap();
+                assert_eq!(to_string(&text), serde, "{c:?} at {at}");
+            }
+        }
+        for n in [0u64, 7, 10, 99, 100, u64::from(u32::MAX), u64::MAX] {
+            assert_eq!(to_string(&n), n.to_string());
+        }
+        assert_eq!(to_string(&i64::MIN), i64::MIN.to_string());
+    }
+
+    #[test]
     fn writes_fields_in_the_order_given() {
         struct Point;
         impl ToJson for Point {
@@ -464,29 +325,5 @@ mod tests {
             "{\n  \"y\": 1,\n  \"x\": \"a\",\n  \"list\": [\n    1,\n    2\n  ]\n}"
         );
         assert_eq!(to_string_pretty(&Vec::<u32>::new()), "[]");
-    }
-
-    #[test]
-    fn records_a_value_on_a_tape() {
-        let value = json!({"b": [1, 2.5, -0.0, null, true, "é😀", 1e300, 536870912u64]});
-        let tape = record(&value);
-        let op = |kind: u32, n: u32| kind | n << 3;
-        #[rustfmt::skip]
-        let expected = [
-            op(Tape::OBJECT, 1), op(Tape::STRING, 1),
-            op(Tape::ARRAY, 8), op(Tape::INT, 1), op(Tape::FLOAT, 0), op(Tape::FLOAT, 0),
-            op(Tape::NULL, 0), op(Tape::BOOL, 1), op(Tape::STRING, 3), op(Tape::FLOAT, 0),
-            op(Tape::FLOAT, 0),
-        ];
-        assert_eq!(tape.ops, expected);
-        assert_eq!(tape.text, "bé😀");
-        assert_eq!(tape.numbers.len(), 4);
-        assert!(tape.numbers[1].is_sign_negative());
-        // A key of the program's is its length and its address.
-        let tape = record(&Object(&[("index", &7u32), ("gone", &f64::NAN)]));
-        assert_eq!(tape.ops[..2], [op(Tape::OBJECT, 2), op(Tape::KEY, 5)]);
-        assert_eq!(tape.ops[3..5], [op(Tape::INT, 7), op(Tape::KEY, 4)]);
-        assert_eq!(tape.ops[6], op(Tape::NULL, 0));
-        assert!(tape.text.is_empty() && tape.numbers.is_empty());
     }
 }

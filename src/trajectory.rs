@@ -507,7 +507,7 @@ impl StopReason {
 // Reading and writing: one field list per type (see `crate::json` for why this is not
 // derived). A missing field takes its default, except those marked `required`.
 
-json_struct!(Step = 1 {
+json_struct!(Step {
     index,
     thought,
     action,
@@ -540,7 +540,7 @@ json_struct!(Memo {
     text,
     call
 });
-json_struct!(ModelCall = 2 {
+json_struct!(ModelCall {
     raw,
     retried,
     usage,
@@ -551,10 +551,10 @@ json_struct!(ModelCall = 2 {
     thinking
 });
 json_struct!(Switch { from, to (required), why });
-json_struct!(Action = 3 { tool (required), input (required), id });
+json_struct!(Action { tool (required), input (required), id });
 json_struct!(Repair { why (required), message (required) });
-json_struct!(Stop = 6 { reason (required), message });
-json_struct!(Stats = 5 {
+json_struct!(Stop { reason (required), message });
+json_struct!(Stats {
     n_calls,
     n_badcalls,
     steps,
@@ -685,22 +685,19 @@ impl MemoSource {
 /// steps for readers of the file (`answer`, `stats`), which are not read back.
 impl ToJson for Trajectory {
     fn write_json(&self, out: &mut JsonWriter) {
-        out.literal(
-            4,
-            &[
-                ("format", &DOCUMENT_FORMAT),
-                ("version", &VERSION),
-                ("task", &self.task),
-                ("react_format", &self.format),
-                ("lang", &self.lang),
-                ("model", &self.model),
-                ("steps", &self.steps),
-                ("memos", &self.memos),
-                ("answer", &self.answer()),
-                ("stop", &self.stop),
-                ("stats", &self.stats()),
-            ],
-        );
+        out.object(&[
+            ("format", &DOCUMENT_FORMAT),
+            ("version", &VERSION),
+            ("task", &self.task),
+            ("react_format", &self.format),
+            ("lang", &self.lang),
+            ("model", &self.model),
+            ("steps", &self.steps),
+            ("memos", &self.memos),
+            ("answer", &self.answer()),
+            ("stop", &self.stop),
+            ("stats", &self.stats()),
+        ]);
     }
 }
 
@@ -731,7 +728,7 @@ impl FromJson for Format {
 
 impl ToJson for Format {
     fn write_json(&self, out: &mut JsonWriter) {
-        out.name(self.name());
+        out.string(self.name());
     }
 }
 
@@ -745,7 +742,7 @@ impl FromJson for Lang {
 
 impl ToJson for Lang {
     fn write_json(&self, out: &mut JsonWriter) {
-        out.name(self.name());
+        out.string(self.name());
     }
 }
 
@@ -763,7 +760,7 @@ impl FromJson for MemoKind {
 
 impl ToJson for MemoKind {
     fn write_json(&self, out: &mut JsonWriter) {
-        out.name(self.name());
+        out.string(self.name());
     }
 }
 
@@ -778,7 +775,7 @@ impl FromJson for Why {
 
 impl ToJson for Why {
     fn write_json(&self, out: &mut JsonWriter) {
-        out.name(self.name());
+        out.string(self.name());
     }
 }
 
@@ -800,7 +797,7 @@ impl FromJson for StopReason {
 
 impl ToJson for StopReason {
     fn write_json(&self, out: &mut JsonWriter) {
-        out.name(self.name());
+        out.string(self.name());
     }
 }
 

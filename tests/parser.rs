@@ -168,24 +168,6 @@ fn stream(bytes: &[u8], cuts: &[usize], options: &ParseOptions) -> (Parsed, Vec<
     (p.finish(), events)
 }
 
-/// Pushes `text` through `push_live` (the agent's way: the events handed over as found, their
-/// texts borrowed) in the given chunks, those that split no character; returns what `stream`
-/// returns, the events owned (a cut, which `push_live` does not announce, last).
-fn stream_live(text: &str, cuts: &[usize], options: &ParseOptions) -> (Parsed, Vec<ParseEvent>) {
-    let mut p = StreamParser::new(options.clone());
-    let mut events = Vec::new();
-    let mut from = 0;
-    for &to in cuts.iter().chain(std::iter::once(&text.len())) {
-        if let Some(piece) = text.get(from..to) {
-            p.push_live(piece, &mut |live| events.push(ParseEvent::from(live)));
-            from = to;
-        }
-    }
-    let parsed = p.finish();
-    events.extend(parsed.cut_at.map(|at| ParseEvent::Cut { at }));
-    (parsed, events)
-}
-
 fn corpus_texts() -> Vec<Value> {
     let mut cases = load(PEER);
     cases.extend(load(REAL));
@@ -209,15 +191,6 @@ fn every_two_chunk_split_gives_the_whole_text_verdict() {
             let (split, events) = stream(bytes, &[at], &options);
             assert_eq!(split, whole, "{} split at byte {at}", case["id"]);
             assert_eq!(events, whole_events, "{} events, split at {at}", case["id"]);
-            if text.is_char_boundary(at) {
-                let (live, events) = stream_live(text, &[at], &options);
-                assert_eq!(live, whole, "{} push_live, split at {at}", case["id"]);
-                assert_eq!(
-                    events, whole_events,
-                    "{} push_live events, at {at}",
-                    case["id"]
-                );
-            }
         }
     }
 }
@@ -570,24 +543,10 @@ fn named_cases_read_as_a_careful_human_would() {
         if let Err(e) = check(&c, &whole) {
             failures.push(format!("{}:\n{}\n  {e}", c.name, c.text));
         }
-        // The same verdict streamed, split at every byte; and by a parser that works out no
-        // live events (it reports a cut, nothing else).
+        // The same verdict streamed, split at every byte.
         for at in 0..=c.text.len() {
             if stream(c.text.as_bytes(), &[at], &options).0 != whole {
                 failures.push(format!("{}: split at byte {at} reads differently", c.name));
-            }
-            let mut quiet = StreamParser::new(options.clone()).quiet();
-            let (a, b) = c.text.as_bytes().split_at(at);
-            let mut events = quiet.push(a);
-            events.extend(quiet.push(b));
-            if events.iter().any(|e| !matches!(e, ParseEvent::Cut { .. })) {
-                failures.push(format!("{}: a quiet parser sent {events:?}", c.name));
-            }
-            if quiet.finish() != whole {
-                failures.push(format!(
-                    "{}: quiet, split at byte {at}, reads differently",
-                    c.name
-                ));
             }
         }
     }
@@ -846,7 +805,7 @@ fn a_thought_in_parts_reads_the_same_lent_or_joined() {
             other => panic!("{text:?}: {other:?}"),
         }
         for at in (0..=text.len()).filter(|&at| text.is_char_boundary(at)) {
-            let (_, events) = stream_live(text, &[at], &options);
+            let (_, events) = stream(text.as_bytes(), &[at], &options);
             assert_eq!(
                 events.first(),
                 Some(&ParseEvent::Thought(thought.to_string())),
@@ -854,27 +813,4 @@ fn a_thought_in_parts_reads_the_same_lent_or_joined() {
             );
         }
     }
-}
-
-/// A text pushed after bytes that ended inside a character: the character is invalid (a text
-/// starts with a whole one), so `push_live` reads it as `push` does the same bytes.
-#[test]
-fn push_live_after_a_split_character_reads_as_push() {
-    let options = ParseOptions::new(Style::Mrkl);
-    let (head, rest) = (
-        &b"Thought: caf\xc3"[..],
-        "\nAction: search\nAction Input: x",
-    );
-    let mut bytes = StreamParser::new(options.clone());
-    let mut events = bytes.push(head);
-    events.extend(bytes.push(rest.as_bytes()));
-    let mut live = StreamParser::new(options);
-    let mut live_events = live.push(head);
-    live.push_live(rest, &mut |e| live_events.push(e.into()));
-    assert_eq!(live_events, events);
-    assert_eq!(
-        events.first(),
-        Some(&ParseEvent::Thought("caf\u{FFFD}".to_string()))
-    );
-    assert_eq!(live.finish(), bytes.finish());
 }

@@ -10,7 +10,7 @@
 use super::{micros, Agent};
 use crate::error::Error;
 use crate::event::{Event, Observer};
-use crate::format::parse::{parse, Live, Parsed, StreamParser};
+use crate::format::parse::{parse, ParseEvent, Parsed, StreamParser};
 use crate::format::{tools, Format};
 use crate::llm::{Delta, Request, Thinking, ToolCall};
 use crate::trajectory::{ModelCall, Step, Switch, Trajectory, CUT_KEPT};
@@ -45,17 +45,12 @@ impl Agent {
         let retry = step.calls.last().is_some_and(|c| c.retried.is_some());
         let n = step.calls.len() as u32 + 1;
         on_event(&Event::Call { index, n, retry });
-        // The prompt, as `prompt` renders it (the steps shown unchanged since the last call
-        // are not rendered again).
-        let exemplars = self.config.exemplars.as_deref();
-        let messages = self.prompts.take(trajectory, &self.tools, exemplars);
+        // The prompt, rendered from the trajectory.
+        let messages = self.prompt(trajectory);
         // The stop sequence is sent to the provider, and enforced here too (see above).
         let stop = format.stop_sequences(index);
         let specs = self.tool_specs(trajectory);
         let mut parser = StreamParser::new(format.parse_options(&self.tools));
-        if !self.live_events {
-            parser = parser.quiet();
-        }
         let mut text = String::new(); // the whole reply as received
                                       // What the stream has announced so far; the rest is announced once the reply is read.
         let (mut tool, mut thought_sent, mut action_sent) = (String::new(), false, false);
@@ -93,22 +88,25 @@ impl Agent {
             if format.is_native() {
                 return true; // the text is the thought (or the answer); nothing to parse yet
             }
-            parser.push_live(delta, &mut |live| match live {
-                Live::Thought(text) => {
-                    thought_sent = true;
-                    on_event(&Event::Thought { index, text });
+            for event in parser.push_str(delta) {
+                match event {
+                    ParseEvent::Thought(text) => {
+                        thought_sent = true;
+                        on_event(&Event::Thought { index, text: &text });
+                    }
+                    ParseEvent::Action(name) => tool = name,
+                    ParseEvent::ActionInput(input) => {
+                        action_sent = true;
+                        on_event(&Event::Action {
+                            index,
+                            call: 0,
+                            tool: &tool,
+                            input: &input,
+                        });
+                    }
+                    ParseEvent::Cut { .. } => {}
                 }
-                Live::Action(name) => name.clone_into(&mut tool),
-                Live::ActionInput(input) => {
-                    action_sent = true;
-                    on_event(&Event::Action {
-                        index,
-                        call: 0,
-                        tool: &tool,
-                        input: &input,
-                    });
-                }
-            });
+            }
             // The model began to invent an Observation: the stream stops here.
             !parser.is_cut()
         };
@@ -118,9 +116,7 @@ impl Agent {
             tools: &specs,
             abort: &self.abort,
         };
-        self.model.rendered(self.prompts.unchanged());
         let reply = self.model.complete(request, &mut on_delta).await;
-        self.prompts.keep(messages);
         call.ms = micros(self.host.now_ms() - started);
         call.raw = match format.is_native() {
             true => text.clone(),

@@ -2,9 +2,8 @@
 //! `run` building a fresh loop from them (so runs do not share tool state).
 
 use super::host::WebHost;
-use super::js_model::{JsModel, Spare};
+use super::js_model::JsModel;
 use super::js_tool::JsTool;
-use super::values::{run_option, RunOption};
 use super::{get, js_error, json_of, read_settings, to_js};
 use crate::agent::Agent;
 use crate::chat::ToolSpec;
@@ -29,8 +28,6 @@ pub struct JsAgent {
     model: Option<Function>,
     /// Shared with each run's registry, not copied into it.
     js_tools: RefCell<Vec<Rc<JsTool>>>,
-    /// The JS model's controller, kept from run to run.
-    spare: Spare,
 }
 
 #[wasm_bindgen(js_class = Agent)]
@@ -48,7 +45,6 @@ impl JsAgent {
             settings,
             model,
             js_tools: RefCell::default(),
-            spare: Spare::default(),
         })
     }
 
@@ -209,23 +205,17 @@ impl JsAgent {
     /// Takes `trajectory` as far as `how` says, with `options`' listener, abort signal,
     /// approval and pause signal, and resolves with it.
     fn drive(&self, mut trajectory: Trajectory, options: JsValue, how: Drive) -> Promise {
-        let option = |which| run_option(&options, which);
-        let on_event = option(RunOption::OnEvent).dyn_into::<Function>().ok();
-        let signal = option(RunOption::Signal)
-            .dyn_into::<web_sys::AbortSignal>()
-            .ok();
-        let pause = option(RunOption::Pause)
-            .dyn_into::<web_sys::AbortSignal>()
-            .ok();
-        let approve = option(RunOption::Approve).dyn_into::<Function>().ok();
+        let option = |key| get(&options, key);
+        let on_event = option("onEvent").dyn_into::<Function>().ok();
+        let signal = option("signal").dyn_into::<web_sys::AbortSignal>().ok();
+        let pause = option("pause").dyn_into::<web_sys::AbortSignal>().ok();
+        let approve = option("approve").dyn_into::<Function>().ok();
         // The loop is assembled before the future starts, so the future holds only what the
         // run needs (size: every value an async block holds is part of its state machine).
-        let mut agent = match self.build(signal.clone(), approve) {
+        let agent = match self.build(signal.clone(), approve) {
             Ok(agent) => agent,
             Err(e) => return Promise::reject(&js_error(&e)),
         };
-        // With no listener, the parser need not work out the live events.
-        agent.live_events = on_event.is_some();
         super::promise(async move {
             // The AbortSignal sets the loop's abort flag; the closure (made only when there is
             // a signal) must live as long as the run, so it is kept here and removed at the end.
@@ -243,7 +233,7 @@ impl JsAgent {
                 // Converted only when someone listens; an exception in the page's handler
                 // must not stop the agent.
                 if let Some(f) = &on_event {
-                    super::values::emit(f, event);
+                    let _ = to_js(event).map(|event| f.call1(&JsValue::NULL, &event));
                 }
             };
             match how {
@@ -273,7 +263,7 @@ impl JsAgent {
         let model = self
             .model
             .clone()
-            .map(|function| JsModel::reusing(function, signal.clone(), self.spare.clone()))
+            .map(|function| JsModel::new(function, signal.clone()))
             .map(|model| Box::new(model) as Box<dyn Model>);
         // A provider is reached through its module, loaded at the first call (this core was
         // built without the providers: see `super::net`).
@@ -289,7 +279,9 @@ impl JsAgent {
             // Only the providers and the built-in tools reach the network (the core built
             // without them leaves it to their modules).
             #[cfg(any(feature = "providers", feature = "builtin-tools"))]
-            transport: Some(Rc::new(super::fetch::WebTransport { signal })),
+            transport: Some(Rc::new(super::fetch::WebTransport {
+                signal: signal.clone(),
+            })),
             #[cfg(not(any(feature = "providers", feature = "builtin-tools")))]
             transport: None,
             tools: tools.iter().map(|t| t.clone() as Rc<dyn Tool>).collect(),

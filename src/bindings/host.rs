@@ -1,14 +1,23 @@
 //! The browser as the loop's [`Host`]: `performance.now()` for the clock, `setTimeout` for the
 //! timer, and the page's `approve` callback for tools that need a yes before they run.
 
-#[cfg(feature = "net-module")]
-use super::get;
 use super::to_js;
 use crate::host::{Host, LocalBoxFuture};
 use crate::json::Value;
 use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
+
+#[wasm_bindgen]
+extern "C" {
+    // Pages, workers and Node all have both.
+    #[wasm_bindgen(js_namespace = performance, js_name = now)]
+    fn performance_now() -> f64;
+    #[wasm_bindgen(js_name = setTimeout)]
+    fn set_timeout(callback: &Function, ms: u32) -> JsValue;
+    #[wasm_bindgen(js_name = clearTimeout)]
+    fn clear_timeout(id: &JsValue);
+}
 
 /// The browser's clock and timer, and the page's way of asking the user.
 pub(crate) struct WebHost {
@@ -17,59 +26,29 @@ pub(crate) struct WebHost {
     pub(crate) approve: Option<Function>,
 }
 
-// The clock. The core reads it through `values.js`, which looks `performance` up once (in Node
-// it is a getter on the global, and looking it up on each read cost a quarter of the read); the
-// providers' module, which has no `values.js`, imports `performance.now` itself.
-#[cfg(not(feature = "net-module"))]
-use super::values::now as clock;
+/// A pending `setTimeout`, cleared when dropped.
+struct Timer(JsValue);
 
-#[cfg(feature = "net-module")]
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_namespace = performance, js_name = now)]
-    fn performance_now() -> f64;
-}
-
-#[cfg(feature = "net-module")]
-thread_local! {
-    /// Whether this JS environment has `performance.now` (pages, workers and Node do), asked once.
-    static HAS_PERFORMANCE: bool = get(&get(&js_sys::global(), "performance"), "now").is_function();
-}
-
-/// `performance.now()` where there is one, else `Date.now()`.
-#[cfg(feature = "net-module")]
-fn clock() -> f64 {
-    match HAS_PERFORMANCE.with(|has| *has) {
-        true => performance_now(),
-        false => js_sys::Date::now(),
+impl Drop for Timer {
+    fn drop(&mut self) {
+        clear_timeout(&self.0);
     }
-}
-
-// The timer: a Promise resolved by `setTimeout`, made by `values.js` for the core (no lookup of
-// the global object, and no closure handed across: 0.1 KB); by hand for the providers' module.
-#[cfg(not(feature = "net-module"))]
-use super::values::sleep as timer;
-
-#[cfg(feature = "net-module")]
-fn timer(ms: u32) -> Promise {
-    Promise::new(&mut |resolve, _reject| {
-        if let Ok(set_timeout) = get(&js_sys::global(), "setTimeout").dyn_into::<Function>() {
-            let _ = set_timeout.call2(&JsValue::NULL, &resolve, &JsValue::from(ms));
-        } else {
-            let _ = resolve.call0(&JsValue::NULL);
-        }
-    })
 }
 
 impl Host for WebHost {
     fn now_ms(&self) -> f64 {
-        clock()
+        performance_now()
     }
 
     fn sleep(&self, ms: u32) -> LocalBoxFuture<'static, ()> {
-        let promise = timer(ms);
+        let mut id = JsValue::UNDEFINED;
+        let promise = Promise::new(&mut |resolve, _reject| id = set_timeout(&resolve, ms));
+        // A timer dropped before it fires (a tool's timeout, once the tool answered) is cleared,
+        // so no timer outlives what it timed (Node would wait for it before exiting).
+        let timer = Timer(id);
         Box::pin(async move {
             let _ = JsFuture::from(promise).await;
+            drop(timer);
         })
     }
 
@@ -89,11 +68,8 @@ impl Host for WebHost {
             else {
                 return false;
             };
-            let answer = match answer.dyn_into::<Promise>() {
-                Ok(promise) => JsFuture::from(promise).await.unwrap_or(JsValue::FALSE),
-                Err(value) => value,
-            };
-            answer.as_bool() == Some(true)
+            let answer = JsFuture::from(Promise::resolve(&answer)).await;
+            answer.is_ok_and(|a| a.as_bool() == Some(true))
         })
     }
 }

@@ -32,51 +32,45 @@ impl Tool for JsTool {
 
     fn call<'a>(&'a self, input: &'a Value) -> LocalBoxFuture<'a, Result<ToolOutput, ToolError>> {
         Box::pin(async move {
-            // A text input (the text formats' usual one) is made by JS from the text alone.
+            let name = &self.spec.name;
             let argument = match input {
-                Value::String(text) => super::values::string(text),
-                _ => to_js(input).map_err(|_| {
+                Value::String(text) => JsValue::from_str(text),
+                input => to_js(input).map_err(|_| {
                     ToolError::Failed("could not pass the input to the tool".into())
                 })?,
             };
-            let name = &self.spec.name;
             let returned = self
                 .function
                 .call1(&JsValue::NULL, &argument)
                 .map_err(|e| ToolError::Failed(format!("{name} threw: {}", describe(&e))))?;
-            // A string is the observation (the usual answer: asked first, in one call). It is
-            // copied by `values.js`, which keeps it for the observation's event (`append_text`).
-            let mut text = Vec::new();
-            if super::values::append_text(&returned, &mut text, 256, true) {
-                // (Always UTF-8: `TextEncoder` writes nothing else.)
-                return Ok(ToolOutput::from(
-                    String::from_utf8(text).unwrap_or_default(),
-                ));
-            }
+            // A Promise is waited for; a value (the usual string) is the answer at once.
             let value = match returned.dyn_into::<Promise>() {
                 Ok(promise) => JsFuture::from(promise)
                     .await
                     .map_err(|e| ToolError::Failed(format!("{name} failed: {}", describe(&e))))?,
                 Err(value) => value,
             };
-            if let Some(text) = get(&value, "observation").as_string() {
-                let fuel = get(&value, "fuel").as_f64().filter(|f| *f >= 0.0);
-                // A picture (a chart's numbers) rides along as JSON; the page draws it.
-                let picture = Some(json_of(&get(&value, "picture"))).filter(|v| v.is_object());
-                return Ok(ToolOutput {
-                    text,
-                    fuel: fuel.map(|f| f as u64),
-                    picture,
-                });
+            if let Some(text) = value.as_string() {
+                return Ok(ToolOutput::from(text));
             }
-            Ok(ToolOutput::from(match value.as_string() {
-                Some(text) => text,
-                None if value.is_undefined() => String::new(),
-                None => JSON::stringify(&value)
-                    .ok()
-                    .and_then(|s| s.as_string())
-                    .unwrap_or_default(),
-            }))
+            if value.is_undefined() {
+                return Ok(ToolOutput::from(String::new()));
+            }
+            // `{observation, fuel, picture}`, or any other value, shown as JSON.
+            let Some(text) = get(&value, "observation").as_string() else {
+                let json = JSON::stringify(&value).ok().and_then(|s| s.as_string());
+                return Ok(ToolOutput::from(json.unwrap_or_default()));
+            };
+            let value = json_of(&value);
+            Ok(ToolOutput {
+                text,
+                fuel: value["fuel"]
+                    .as_f64()
+                    .filter(|f| *f >= 0.0)
+                    .map(|f| f as u64),
+                // A picture (a chart's numbers) rides along as JSON; the page draws it.
+                picture: Some(value["picture"].clone()).filter(Value::is_object),
+            })
         })
     }
 }

@@ -13,10 +13,11 @@
 //! const trajectory = await agent.run("What is ...?", { onEvent: (e) => console.log(e), signal });
 //! ```
 //!
-//! Values cross the boundary as what their JSON would parse to ([`crate::to_json`]'s writer
-//! records them, and [`values`] builds them in JS without the text). Futures here are not
-//! `Send`: they hold JS values, and a browser tab has one thread. Errors cross as JS `Error`s
-//! that keep their kind (`error.kind`: `"config"`, `"network"`, `"auth"`, ...).
+//! Values cross the boundary one plain way: as JSON text (Rust writes it with
+//! [`crate::to_json`], JS parses it; JS values come back through `JSON.stringify` and
+//! [`crate::json`]), so a new field of a `Step` or an `Event` is one edit, in its `ToJson`.
+//! Futures here are not `Send`: they hold JS values, and a browser tab has one thread. Errors
+//! cross as JS `Error`s that keep their kind (`error.kind`: `"config"`, `"network"`, ...).
 // The tools' module uses only some of the helpers below.
 #![cfg_attr(feature = "tools-module", allow(dead_code))]
 
@@ -55,10 +56,6 @@ mod net;
 mod net_module;
 #[cfg(feature = "tools-module")]
 mod tools_module;
-// values.js keeps the wasm's memory in a module variable: one core per page uses it, the
-// modules (their own wasm memories) convert through JSON (they are not on the hot path).
-#[cfg(not(any(feature = "net-module", feature = "tools-module")))]
-mod values;
 
 use crate::error::Error;
 use crate::json::Value;
@@ -115,13 +112,10 @@ pub(crate) fn js_error(error: &Error) -> JsValue {
     js.into()
 }
 
-/// A Rust value as a plain JS value: the one its JSON would parse to (see [`values`]).
+/// A Rust value as a plain JS value: its JSON, parsed.
 pub(crate) fn to_js(value: &dyn ToJson) -> Result<JsValue, JsError> {
-    #[cfg(not(any(feature = "net-module", feature = "tools-module")))]
-    return Ok(values::to_js(value));
-    #[cfg(any(feature = "net-module", feature = "tools-module"))]
-    return JSON::parse(&crate::to_json::to_string(value))
-        .map_err(|_| JsError::new("could not convert a value for JavaScript"));
+    JSON::parse(&crate::to_json::to_string(value))
+        .map_err(|_| JsError::new("could not convert a value for JavaScript"))
 }
 
 /// `future` as a Promise, through one boxed type: the executor's glue (`future_to_promise`'s)

@@ -195,14 +195,8 @@ impl<'a> Object<'a> {
 /// A type whose older documents had other fields names a function after the list
 /// (`then upgrade`): it runs after the fields are read, with the object, to fill them from the
 /// old ones.
-///
-/// A type made many times a run (a step, a model call, an action) has a literal in
-/// `bindings/values.js` that builds its JS value from its fields' values, listed in the same
-/// order: it names that literal's number after its name (`Step = 1`; see [`Tape::FLOAT`]).
-///
-/// [`Tape::FLOAT`]: crate::to_json::Tape::FLOAT
 macro_rules! json_struct {
-    ($ty:ident $(= $literal:literal)? { $($field:ident $(($required:ident))?),* $(,)? } $(then $upgrade:path)?) => {
+    ($ty:ident { $($field:ident $(($required:ident))?),* $(,)? } $(then $upgrade:path)?) => {
         impl $crate::json::FromJson for $ty {
             fn from_value(value: &$crate::json::Value) -> Result<Self, String> {
                 let o = $crate::json::Object::new(value, concat!("struct ", stringify!($ty)))?;
@@ -214,7 +208,7 @@ macro_rules! json_struct {
         }
         impl $crate::to_json::ToJson for $ty {
             fn write_json(&self, out: &mut $crate::to_json::JsonWriter) {
-                out.literal(0 $(+ $literal)?, &[$((stringify!($field), &self.$field)),*]);
+                out.object(&[$((stringify!($field), &self.$field)),*]);
             }
         }
     };

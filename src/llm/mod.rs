@@ -92,13 +92,6 @@ pub trait Model {
         request: Request<'a>,
         on_delta: OnDelta<'a>,
     ) -> LocalBoxFuture<'a, Result<Reply, Error>>;
-    /// Told just before a call whose prompt the agent rendered from the trajectory: its first
-    /// `unchanged` messages are those of the prompt of the last such call, as they were. A
-    /// model that converts each message (the JS model) may keep those instead of comparing
-    /// them again; the others ignore it. A call not announced so (a memo's) tells nothing.
-    fn rendered(&self, unchanged: usize) {
-        let _ = unchanged;
-    }
     /// Whether it can write a long run's memos (a summary, a reflection) when asked in plain
     /// words; the offline scripted model cannot, and tao writes them itself.
     fn writes_memos(&self) -> bool {

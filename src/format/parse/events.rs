@@ -16,7 +16,7 @@ use super::json::{bracket_feed, close_to_open, JsonScan};
 use super::labels::Label;
 use super::resolve::{collect_thought, resolve};
 use super::stream::{Line, LineKind};
-use super::{sub, trim, trim_start, Live, ParseOptions, Verdict};
+use super::{sub, trim, trim_start, ParseEvent, ParseOptions, Verdict};
 
 /// Where the live-event tracker is in the first action of the reply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,7 +79,7 @@ impl Tracker {
     }
 
     /// Updates the tracker with the line just recorded (the last of `seen.lines`).
-    pub(super) fn line(&mut self, seen: &Record, on_live: &mut dyn FnMut(Live)) {
+    pub(super) fn line(&mut self, seen: &Record, events: &mut Vec<ParseEvent>) {
         let Some(&line) = seen.lines.last() else {
             return;
         };
@@ -90,7 +90,7 @@ impl Tracker {
             if !self.thought_sent {
                 self.thought_sent = true;
                 let thought = collect_thought(seen.text, &seen.lines[..n - 1], usize::MAX);
-                on_live(Live::Thought(&thought));
+                events.push(ParseEvent::Thought(thought));
             }
         }
         match self.track {
@@ -98,16 +98,16 @@ impl Tracker {
                 LineKind::Label(Label::Final, _) => self.track = Track::Done,
                 LineKind::Label(Label::Action, content) => {
                     let head = sub(seen.text, content, line.end);
-                    self.start_head(seen, head, on_live);
+                    self.start_head(seen, head, events);
                 }
-                LineKind::FenceClose if seen.action_seen => self.emit_input(seen, n, on_live),
+                LineKind::FenceClose if seen.action_seen => self.emit_input(seen, n, events),
                 _ => {}
             },
             Track::AwaitName => match line.kind {
                 _ if blank => {}
                 LineKind::FenceOpen => self.track = Track::Fence,
                 LineKind::Label(..) => self.track = Track::Looking,
-                _ => self.start_head(seen, trim_start(text), on_live),
+                _ => self.start_head(seen, trim_start(text), events),
             },
             Track::AwaitInputLabel => match line.kind {
                 LineKind::Label(Label::ActionInput, content) => {
@@ -115,7 +115,7 @@ impl Tracker {
                     if trim(rest).is_empty() {
                         self.track = Track::AwaitInputStart;
                     } else {
-                        self.start_input(seen, rest, n, on_live);
+                        self.start_input(seen, rest, n, events);
                     }
                 }
                 LineKind::Label(..) => self.track = Track::Done,
@@ -123,29 +123,29 @@ impl Tracker {
             },
             Track::AwaitInputStart => match line.kind {
                 _ if blank => {}
-                LineKind::Label(..) => self.emit_input(seen, n - 1, on_live),
-                _ => self.start_input(seen, text, n, on_live),
+                LineKind::Label(..) => self.emit_input(seen, n - 1, events),
+                _ => self.start_input(seen, text, n, events),
             },
             Track::Plain => {
                 if (blank && !line.fenced) || matches!(line.kind, LineKind::Label(..)) {
-                    self.emit_input(seen, n - 1, on_live);
+                    self.emit_input(seen, n - 1, events);
                 }
             }
             Track::Json(mut scan) => {
                 let closed = scan.feed(text.as_bytes()).is_some();
                 self.track = Track::Json(scan);
                 if closed {
-                    self.emit_input(seen, n, on_live);
+                    self.emit_input(seen, n, events);
                 }
             }
             Track::Fence => {
                 if line.kind == LineKind::FenceClose {
-                    self.emit_input(seen, n, on_live);
+                    self.emit_input(seen, n, events);
                 }
             }
             Track::Bracket(open, depth) => {
                 match bracket_feed(open, depth, text.as_bytes()) {
-                    Ok(()) => self.emit_input(seen, n, on_live),
+                    Ok(()) => self.emit_input(seen, n, events),
                     Err(depth) => self.track = Track::Bracket(open, depth),
                 }
                 if matches!(line.kind, LineKind::Label(..)) {
@@ -157,14 +157,14 @@ impl Tracker {
     }
 
     /// The stream is cut at an invented Observation: a plain input ends where it begins.
-    pub(super) fn cut(&mut self, seen: &Record, on_live: &mut dyn FnMut(Live)) {
+    pub(super) fn cut(&mut self, seen: &Record, events: &mut Vec<ParseEvent>) {
         if matches!(self.track, Track::Plain | Track::AwaitInputStart) {
-            self.emit_input(seen, seen.lines.len(), on_live);
+            self.emit_input(seen, seen.lines.len(), events);
         }
     }
 
     /// The first action's head (`tool`, `Tool[x]`, `{...}`) is known.
-    fn start_head(&mut self, seen: &Record, head: &str, on_live: &mut dyn FnMut(Live)) {
+    fn start_head(&mut self, seen: &Record, head: &str, events: &mut Vec<ParseEvent>) {
         let n = seen.lines.len();
         let h = parse_head(head);
         match h {
@@ -176,27 +176,27 @@ impl Tracker {
                 let closed = scan.feed(head.as_bytes()).is_some();
                 self.track = Track::Json(scan);
                 if closed {
-                    self.emit_input(seen, n, on_live);
+                    self.emit_input(seen, n, events);
                 }
             }
             Head::Fence => self.track = Track::Fence,
             Head::Bracket { name, open, close } | Head::Paren { name, open, close } => {
-                self.send_action(seen, name, on_live);
+                self.send_action(seen, name, events);
                 let inner = sub(head, open + 1, head.len()).as_bytes();
                 match bracket_feed(head.as_bytes().get(open).copied().unwrap_or(b'['), 1, inner) {
-                    Ok(()) => self.emit_input(seen, n, on_live),
+                    Ok(()) => self.emit_input(seen, n, events),
                     Err(depth) => self.track = Track::Bracket(close_to_open(close), depth),
                 }
             }
             Head::Colon { name, .. } => {
-                self.send_action(seen, name, on_live);
-                self.emit_input(seen, n, on_live);
+                self.send_action(seen, name, events);
+                self.emit_input(seen, n, events);
             }
             Head::Name(name) => {
                 if name.eq_ignore_ascii_case("final answer") {
                     self.track = Track::Done;
                 } else {
-                    self.send_action(seen, name, on_live);
+                    self.send_action(seen, name, events);
                     self.track = Track::AwaitInputLabel;
                 }
             }
@@ -204,18 +204,18 @@ impl Tracker {
     }
 
     /// The input's first text is known: what kind of input it is decides where it ends.
-    fn start_input(&mut self, seen: &Record, rest: &str, n: usize, on_live: &mut dyn FnMut(Live)) {
+    fn start_input(&mut self, seen: &Record, rest: &str, n: usize, events: &mut Vec<ParseEvent>) {
         let t = trim_start(rest);
         if t.starts_with('{') || t.starts_with('[') {
             let mut scan = JsonScan::default();
             let closed = scan.feed(t.as_bytes()).is_some();
             self.track = Track::Json(scan);
             if closed {
-                self.emit_input(seen, n, on_live);
+                self.emit_input(seen, n, events);
             }
         } else if t.starts_with("```") || t.starts_with("~~~") {
             if t.get(3..).is_some_and(|r| r.contains("```")) {
-                self.emit_input(seen, n, on_live);
+                self.emit_input(seen, n, events);
             } else {
                 self.track = Track::Fence;
             }
@@ -225,18 +225,18 @@ impl Tracker {
     }
 
     /// The tool is named: sent at once when it is a tool (not the paper's `Finish`).
-    fn send_action(&mut self, seen: &Record, name: &str, on_live: &mut dyn FnMut(Live)) {
+    fn send_action(&mut self, seen: &Record, name: &str, events: &mut Vec<ParseEvent>) {
         if let Ok(tool) = tool_name(name, seen.options) {
             if !is_finish(tool, seen.options) {
                 self.action_sent = true;
-                on_live(Live::Action(tool));
+                events.push(ParseEvent::Action(tool.to_string()));
             }
         }
     }
 
     /// The first action's input is complete after `lines[..n]`: read it exactly as `finish`
     /// would (one resolve over the prefix, done once per reply, so still linear).
-    fn emit_input(&mut self, seen: &Record, n: usize, on_live: &mut dyn FnMut(Live)) {
+    fn emit_input(&mut self, seen: &Record, n: usize, events: &mut Vec<ParseEvent>) {
         self.track = Track::Done;
         let n = n.min(seen.lines.len());
         let upto = seen.lines.get(n.wrapping_sub(1)).map_or(0, |l| l.end);
@@ -246,9 +246,9 @@ impl Tracker {
         if let Verdict::Action { tool, input, .. } = parsed.verdict {
             if !self.action_sent {
                 self.action_sent = true;
-                on_live(Live::Action(&tool));
+                events.push(ParseEvent::Action(tool.clone()));
             }
-            on_live(Live::ActionInput(input));
+            events.push(ParseEvent::ActionInput(input));
         }
     }
 }

@@ -54,8 +54,7 @@
 //! * `labels.rs`: recognising a label at the start of a line (`probe`);
 //! * `stream.rs`: [`StreamParser`], which classifies each line as it arrives and cuts the
 //!   reply at an invented `Observation`;
-//! * `events.rs`: the early events for a live display (thought, tool, input): [`Live`], lent
-//!   to the agent as they are found, or owned as [`ParseEvent`]s;
+//! * `events.rs`: the early events for a live display (thought, tool, input): [`ParseEvent`];
 //! * `resolve.rs`: the verdict, read once from the recorded lines (which of several things
 //!   the model meant);
 //! * `head.rs`, `action.rs`, `blob.rs`: reading one action, from what follows `Action:`,
@@ -208,34 +207,10 @@ pub enum ParseEvent {
     },
 }
 
-/// A live event as the parser finds it, its texts borrowed where they lie (the reply, the
-/// options): what [`StreamParser::push_live`] hands its caller, who then need not own them.
-/// (A cut is not one: the caller asks [`StreamParser::is_cut`].)
-#[derive(Debug)]
-pub enum Live<'a> {
-    /// The thought is complete (an action/final label began).
-    Thought(&'a str),
-    /// The tool name is known.
-    Action(&'a str),
-    /// The input is complete.
-    ActionInput(Value),
-}
-
-impl From<Live<'_>> for ParseEvent {
-    fn from(live: Live) -> Self {
-        match live {
-            Live::Thought(text) => ParseEvent::Thought(text.to_string()),
-            Live::Action(tool) => ParseEvent::Action(tool.to_string()),
-            Live::ActionInput(input) => ParseEvent::ActionInput(input),
-        }
-    }
-}
-
 /// Parse a complete text (same result as pushing it in any split and calling finish).
 pub fn parse(text: &str, options: &ParseOptions) -> Parsed {
-    // (Nobody reads the live events of a text read whole.)
-    let mut parser = StreamParser::new(options.clone()).quiet();
-    parser.push_live(text, &mut stream::ignore);
+    let mut parser = StreamParser::new(options.clone());
+    parser.push_str(text);
     parser.finish()
 }
 

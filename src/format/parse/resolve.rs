@@ -12,7 +12,6 @@ use super::stream::{Line, LineKind};
 use super::{messages, prose};
 use super::{sub, trim, ParseOptions, Parsed, Style, Verdict, Why};
 use crate::json::Value;
-use std::borrow::Cow;
 
 /// A stretch of the reply that starts at a label (or at the start of the reply).
 #[derive(Clone, Copy, Debug)]
@@ -64,30 +63,9 @@ fn blocks_of(text: &str, lines: &[Line]) -> Vec<Block> {
 }
 
 /// The thought: text before the first label and the content of `Thought` labels, up to the
-/// byte offset `upto_byte`, its parts joined by line breaks. Borrowed from `text` when the parts
-/// follow each other there with one `\n` between them (as they mostly do: then the joined text
-/// is that stretch of the reply); otherwise joined anew.
-pub(super) fn collect_thought<'t>(text: &'t str, lines: &[Line], upto_byte: usize) -> Cow<'t, str> {
-    // The stretch of `text` the parts so far make, while they follow each other.
-    let mut stretch: Option<(usize, usize)> = None;
-    let mut joined: Option<String> = None;
-    let mut push = |a: usize, b: usize| {
-        if let Some(joined) = &mut joined {
-            joined.push('\n');
-            joined.push_str(sub(text, a, b));
-            return;
-        }
-        match &mut stretch {
-            None => stretch = Some((a, b)),
-            Some((_, end)) if a == *end + 1 => *end = b,
-            Some((start, end)) => {
-                let mut both = sub(text, *start, *end).to_string();
-                both.push('\n');
-                both.push_str(sub(text, a, b));
-                joined = Some(both);
-            }
-        }
-    };
+/// byte offset `upto_byte`, its parts joined by line breaks.
+pub(super) fn collect_thought(text: &str, lines: &[Line], upto_byte: usize) -> String {
+    let mut parts: Vec<&str> = Vec::new();
     let mut current: Option<Label> = None;
     for line in lines {
         if line.start >= upto_byte {
@@ -98,21 +76,16 @@ pub(super) fn collect_thought<'t>(text: &'t str, lines: &[Line], upto_byte: usiz
             LineKind::Label(label, content) => {
                 current = Some(label);
                 if label == Label::Thought {
-                    push(content.min(end), end);
+                    parts.push(sub(text, content.min(end), end));
                 }
             }
-            _ if matches!(current, None | Some(Label::Thought)) => push(line.start, end),
+            _ if matches!(current, None | Some(Label::Thought)) => {
+                parts.push(sub(text, line.start, end))
+            }
             _ => {}
         }
     }
-    match (joined, stretch) {
-        (Some(joined), _) => match trim(&joined) {
-            thought if thought.len() == joined.len() => Cow::Owned(joined),
-            thought => Cow::Owned(thought.to_string()),
-        },
-        (None, Some((a, b))) => Cow::Borrowed(trim(sub(text, a, b))),
-        (None, None) => Cow::Borrowed(""),
-    }
+    trim(&parts.join("\n")).to_string()
 }
 
 /// What reading one action (or blob) gave.
@@ -250,7 +223,7 @@ impl<'a> Reader<'a> {
             };
             // The thought is collected only for the step that decides (collecting it for
             // every skipped `Action: None` would make the reading quadratic).
-            let thought = || collect_thought(self.text, self.lines, at).into_owned();
+            let thought = || collect_thought(self.text, self.lines, at);
             match step {
                 Step::Skip { next } => {
                     nones += 1;
@@ -339,7 +312,7 @@ impl<'a> Reader<'a> {
                 }
             }
         }
-        let thought = collect_thought(self.text, self.lines, usize::MAX).into_owned();
+        let thought = collect_thought(self.text, self.lines, usize::MAX);
         let (why, message) = if let Some(fail) = first_fail {
             fail
         } else if let Some(stub) = self.trailing_stub() {
@@ -398,7 +371,7 @@ impl<'a> Reader<'a> {
 
     fn final_answer(&mut self, b: usize) -> Verdict {
         let blk = self.blocks[b];
-        let thought = collect_thought(self.text, self.lines, blk.start).into_owned();
+        let thought = collect_thought(self.text, self.lines, blk.start);
         let answer = trim(sub(self.text, blk.content, blk.end)).to_string();
         if answer.is_empty() {
             let (why, what) = if blk.end >= self.text.len() {

@@ -13,7 +13,7 @@ use super::events::{Record, Tracker};
 use super::head::{clean_name, is_none_name};
 use super::labels::{is_fence_line, keywords_for, probe, Keywords, Label, Probe, LABEL_WINDOW};
 use super::resolve::resolve;
-use super::{sub, trim_start, Live, ParseEvent, ParseOptions, Parsed};
+use super::{sub, trim_start, ParseEvent, ParseOptions, Parsed};
 
 /// What a complete line is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,8 +63,6 @@ pub struct StreamParser {
     cut: Option<usize>,
     /// The first action, followed for the live events.
     tracker: Tracker,
-    /// Whether anyone reads the live events (see [`StreamParser::quiet`]).
-    live: bool,
     work: u64,
 }
 
@@ -83,17 +81,8 @@ impl StreamParser {
             action_seen: false,
             cut: None,
             tracker: Tracker::new(),
-            live: true,
             work: 0,
         }
-    }
-
-    /// The same parser, for a caller that does not read the live events (the thought, the
-    /// tool and its input as soon as each is known): they are not worked out, and `push`
-    /// reports only a cut. The verdict is the same.
-    pub fn quiet(mut self) -> Self {
-        self.live = false;
-        self
     }
 
     /// Feed the next streamed bytes. Chunks may split anywhere, including inside a multi-byte
@@ -102,18 +91,18 @@ impl StreamParser {
     pub fn push(&mut self, bytes: &[u8]) -> Vec<ParseEvent> {
         let mut events = Vec::new();
         if self.cut.is_none() {
-            self.push_bytes(bytes, &mut |live: Live| events.push(live.into()));
+            self.push_bytes(bytes, &mut events);
             // (The cut ends what this push found.)
             events.extend(self.cut.map(|at| ParseEvent::Cut { at }));
         }
         events
     }
 
-    fn push_bytes(&mut self, bytes: &[u8], on_live: &mut dyn FnMut(Live)) {
+    fn push_bytes(&mut self, bytes: &[u8], events: &mut Vec<ParseEvent>) {
         // The usual chunk: whole characters, none waiting for the rest of theirs.
         if let (true, Ok(text)) = (self.utf8_tail.is_empty(), std::str::from_utf8(bytes)) {
             self.work += bytes.len() as u64;
-            return self.push_decoded(text, on_live);
+            return self.push_decoded(text, events);
         }
         let mut joined = std::mem::take(&mut self.utf8_tail);
         joined.extend_from_slice(bytes);
@@ -143,25 +132,12 @@ impl StreamParser {
                 }
             }
         }
-        self.push_decoded(&decoded, on_live)
+        self.push_decoded(&decoded, events)
     }
 
     /// Feed the next streamed text.
     pub fn push_str(&mut self, s: &str) -> Vec<ParseEvent> {
         self.push(s.as_bytes())
-    }
-
-    /// Feed the next streamed text, each event handed to `on_live` as it is found, its texts
-    /// borrowed: no list of events and no copies of their texts, for a caller that only passes
-    /// them on (the agent). The same events as [`push_str`](Self::push_str), in the same order.
-    pub fn push_live(&mut self, text: &str, on_live: &mut dyn FnMut(Live)) {
-        // A character `push` left unfinished cannot be finished by a text, which starts with a
-        // whole one: it is invalid, as `push` would find.
-        self.end_split_character(on_live);
-        if self.cut.is_none() {
-            self.work += text.len() as u64;
-            self.push_decoded(text, on_live);
-        }
     }
 
     /// True once a hallucinated Observation was found and the rest of the stream is ignored.
@@ -182,12 +158,12 @@ impl StreamParser {
 
     /// End of stream: the verdict for everything pushed.
     pub fn finish(mut self) -> Parsed {
-        // The events of what is left would come too late to show: they are not worked out.
-        self.live = false;
+        // (The events of what is left would come too late to show: they are dropped.)
+        let late = &mut Vec::new();
         if self.cut.is_none() {
-            self.end_split_character(&mut ignore);
+            self.end_split_character(late);
             if self.cut.is_none() && self.line_start < self.text.len() {
-                self.complete_line(self.line_start, self.text.len(), &mut ignore);
+                self.complete_line(self.line_start, self.text.len(), late);
             }
         }
         let mut parsed = resolve(&self.text, &self.lines, &self.options);
@@ -202,20 +178,20 @@ impl StreamParser {
 
     /// The first bytes of a character that `push` kept for the rest of it, when no rest will
     /// come: U+FFFD, as for any invalid UTF-8.
-    fn end_split_character(&mut self, on_live: &mut dyn FnMut(Live)) {
+    fn end_split_character(&mut self, events: &mut Vec<ParseEvent>) {
         if !self.utf8_tail.is_empty() && self.cut.is_none() {
             self.utf8_tail.clear();
-            self.push_decoded("\u{FFFD}", on_live);
+            self.push_decoded("\u{FFFD}", events);
         }
     }
 
-    fn push_decoded(&mut self, decoded: &str, on_live: &mut dyn FnMut(Live)) {
+    fn push_decoded(&mut self, decoded: &str, events: &mut Vec<ParseEvent>) {
         let mut pos = self.text.len();
         self.text.push_str(decoded);
         // Only the new bytes are searched for newlines: each byte is looked at once here.
         while let Some(nl) = self.text.get(pos..).and_then(|s| s.find('\n')) {
             let end = pos + nl;
-            self.complete_line(self.line_start, end, on_live);
+            self.complete_line(self.line_start, end, events);
             if self.cut.is_some() {
                 return;
             }
@@ -231,7 +207,7 @@ impl StreamParser {
             // found by `make fuzz`, where only a stream split inside the line cut there.
             match probe(line, &self.keywords) {
                 _ if is_fence_line(line) => self.line_decided = true,
-                Probe::Label(Label::Observation, _) => self.cut_here(self.line_start, on_live),
+                Probe::Label(Label::Observation, _) => self.cut_here(self.line_start, events),
                 Probe::More { .. } => {}
                 _ => self.line_decided = true,
             }
@@ -243,7 +219,7 @@ impl StreamParser {
     }
 
     /// Classifies the line `[start, end)` (its newline, if any, is at `end`).
-    fn complete_line(&mut self, start: usize, end: usize, on_live: &mut dyn FnMut(Live)) {
+    fn complete_line(&mut self, start: usize, end: usize, events: &mut Vec<ParseEvent>) {
         let raw = sub(&self.text, start, end);
         let end = if raw.ends_with('\r') { end - 1 } else { end };
         let line = sub(&self.text, start, end);
@@ -274,7 +250,7 @@ impl StreamParser {
         };
         if let LineKind::Label(Label::Observation, _) = kind {
             if self.action_seen && !was_fenced {
-                self.cut_here(start, on_live);
+                self.cut_here(start, events);
                 return;
             }
         }
@@ -291,9 +267,7 @@ impl StreamParser {
             options: &self.options,
             action_seen: self.action_seen,
         };
-        if self.live {
-            self.tracker.line(&seen, on_live);
-        }
+        self.tracker.line(&seen, events);
     }
 
     /// Remembers whether an action has begun (the precondition for cutting).
@@ -325,21 +299,16 @@ impl StreamParser {
             .rposition(|l| !l.fenced || l.kind == LineKind::FenceOpen)
     }
 
-    fn cut_here(&mut self, at: usize, on_live: &mut dyn FnMut(Live)) {
+    fn cut_here(&mut self, at: usize, events: &mut Vec<ParseEvent>) {
         let seen = Record {
             text: &self.text,
             lines: &self.lines,
             options: &self.options,
             action_seen: self.action_seen,
         };
-        if self.live {
-            self.tracker.cut(&seen, on_live);
-        }
+        self.tracker.cut(&seen, events);
         self.cut = Some(at);
         self.text.truncate(at);
         self.utf8_tail.clear();
     }
 }
-
-/// Takes a live event nobody reads.
-pub(super) fn ignore(_: Live) {}
