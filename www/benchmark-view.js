@@ -10,7 +10,7 @@
 
 import { t, applyI18n, addWords } from "./i18n.js";
 import { WORDS } from "./benchmark-words.js";
-import { el, formatMs } from "./trajectory.js";
+import { el, formatMs } from "./cards.js";
 import { state, controls, toolsPanel, view, stats, messageOf, offlineData } from "./app.js";
 import { announce } from "./announce.js";
 import { setFolded } from "./present.js";

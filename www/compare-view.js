@@ -14,7 +14,7 @@
 //! `elements.js` when `compare.js` first opens the view.
 
 import { t, addWords } from "./i18n.js";
-import { el, formatMs } from "./trajectory.js";
+import { el, formatMs } from "./cards.js";
 import { state, controls, toolsPanel, showError, showStatus, messageOf, agentConfig, keepRun, newAgent } from "./app.js";
 import { registerPageTools } from "./page-tools.js";
 import { offlineMismatch } from "./offline.js";

@@ -21,6 +21,7 @@ import { t, addWords } from "./i18n.js";
 import { state, controls, toolsPanel, view, stats, showError, showStatus, messageOf, agentConfig, newAgent } from "./app.js";
 import { registerPageTools } from "./page-tools.js";
 import { follow } from "./follow.js";
+import { toolCalls } from "./step.js";
 
 // The fork's words in English, added to the page's dictionary when it first loads, so the first
 // load does not carry them (the Chinese ones are in i18n-zh.js, which a visit in Chinese loads).
@@ -55,10 +56,12 @@ export function forkAt(traj, index, edit) {
   const step = fork.steps.at(-1);
   if (!step || step.index !== index) throw new Error(`the trajectory has no step ${index}`);
   fork.stop = null;
+  // The step's own tool call (the step itself in today's file: see step.js).
+  const own = toolCalls(step)[0];
   switch (edit.kind) {
     case "observation":
-      step.observation = String(edit.text);
-      step.repair = null;
+      own.observation = String(edit.text);
+      own.repair = null;
       break;
     case "thought":
       step.thought = String(edit.text);
@@ -66,8 +69,8 @@ export function forkAt(traj, index, edit) {
       if (step.answer !== null && step.answer !== undefined) fork.stop = { reason: "answer", message: null };
       break;
     case "action":
-      step.action = { tool: String(edit.tool), input: edit.input };
-      Object.assign(step, { observation: null, answer: null, repair: null, approved: null, fuel: null, tool_ms: 0 });
+      Object.assign(own, { action: { tool: String(edit.tool), input: edit.input }, observation: null, repair: null, approved: null, fuel: null, tool_ms: 0 });
+      step.answer = null;
       break;
     default:
       throw new Error(`cannot edit a step's ${edit.kind}`);

@@ -14,6 +14,7 @@ import { state, controls, toolsPanel, view, stats, showError, showStatus, messag
 import { registerPageTools } from "./page-tools.js";
 import { follow } from "./follow.js";
 import { offlineMismatch } from "./offline.js";
+import { toolCalls } from "./step.js";
 
 /** The session on screen: `{agent, settings, trajectory, busy}`, or null when idle. */
 let session = null;
@@ -103,9 +104,9 @@ async function stretch(how) {
 function paused(traj) {
   // Drawn as a live view: no Edit buttons on a run that is still going (fork once it ends).
   view.render(traj, { live: true });
-  const last = traj.steps[traj.steps.length - 1];
+  const last = traj.steps.at(-1);
   // The tool call about to run: the step's own, or one made beside it in the same reply.
-  const waiting = last?.action && [last, ...(last.parallel ?? [])].find((c) => c.observation == null);
+  const waiting = last && toolCalls(last).find((c) => c.action && c.observation == null);
   if (waiting) {
     view.showPause({ kind: "tool", index: last.index, tool: waiting.action.tool, input: waiting.action.input });
   } else {
