@@ -75,12 +75,15 @@ function words(key, fallback) {
   return text === key ? fallback : text;
 }
 
-/** A trajectory's model as a reader says it: the offline model's `scripted:<scenario>` is "scripted (offline)". */
+/**
+ * A model as a reader says it, from its name in a trajectory (`modelLabel` in drive.js): the
+ * offline model's `scripted:<scenario>` is "scripted (offline)", You (`js:human`) "you"; the
+ * others (`openai:gpt-4o-mini`) as they are.
+ */
 export function modelName(model) {
-  if (typeof model === "string" && model.startsWith("scripted:")) return t("meta.scripted");
-  // The "You" provider: the person at the page played the model (`js:human` in the file).
-  if (model === "human" || model === "js:human") return t("meta.human");
-  return model;
+  if (typeof model !== "string") return model;
+  if (/^scripted(:|$)/.test(model)) return t("meta.scripted");
+  return model === "js:human" || model === "human" ? t("meta.human") : model;
 }
 
 export function thoughtCard(text) {

@@ -469,6 +469,7 @@ describe("counts", () => {
     assert.deepEqual(await counts(), { calls: "4", bad: "1", steps: "3", reason: "running" });
     // The fork's prompt is shown in the fork's view, not in the original's.
     assert.equal(await branch(page, "fork").getByRole("textbox", { name: "Your reply" }).count(), 1);
+    await shoot(page, "fork-you-retried-1366.png");
 
     await reply.fill("Thought 3: The page says he was born in Munich.\nAction 3: Finish[Munich]");
     await page.click('button:text-is("Send")');
