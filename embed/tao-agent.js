@@ -36,10 +36,14 @@
 //! The scenarios, the pages of the offline `search` and the Chinese prompts are not in the wasm:
 //! the element fetches them (`data/` beside this module) only when it needs them, for a
 //! `scenario`, for `search` / `lookup` without a `wiki`, or for `lang="zh"`;
-//! `fetchOfflineData()` does the same for a page that uses `Agent`.
+//! `fetchOfflineData()` does the same for a page that uses `Agent`. It loads them, runs its agent
+//! into its view and names the model exactly as the demo page does (`offline-data.js`,
+//! `drive.js`: the same modules).
 
 import init, { Agent, scenarios, loadOfflineData } from "./tao_agent.js";
 import { setLang, loadLang } from "./i18n.js";
+import { offlineLoader, offlineNeeds } from "./offline-data.js";
+import { drive, withAgent, free, humanModel, modelLabel, messageOf, failed } from "./drive.js";
 
 /** The element's own words; the cards' words come from the demo page's `i18n.js`. */
 const WORDS = {
@@ -47,13 +51,13 @@ const WORDS = {
     task: "Task", trajectory: "Trajectory", run: "Run", stop: "Stop", loading: "Loading the agent…", ready: "Ready.",
     running: "Running…", answer: (n) => `Answered in ${n} step${n === 1 ? "" : "s"}.`,
     max_steps: "Stopped: the step budget ran out.",
-    aborted: "Stopped.", failed: "The run failed:", load: "Could not load the agent:",
+    aborted: "Stopped.", load: "Could not load the agent:",
     placeholder: "Ask something…",
   },
   zh: {
     task: "任务", trajectory: "轨迹", run: "运行", stop: "停止", loading: "正在加载智能体……", ready: "就绪。",
     running: "运行中……", answer: (n) => `用 ${n} 步作答。`, max_steps: "已停止：步数用完。",
-    aborted: "已停止。", failed: "运行失败：", load: "无法加载智能体：",
+    aborted: "已停止。", load: "无法加载智能体：",
     placeholder: "提一个问题……",
   },
 };
@@ -80,7 +84,9 @@ function load() {
   return loading;
 }
 
-const installed = {};
+/** Loads the offline data (`data/` beside this module) into the core, each file once. */
+const loadData = offlineLoader(new URL("./data/", import.meta.url), () => load().then(() => ({ loadOfflineData })));
+
 /**
  * Loads offline data once for the whole page: fetches `data/<name>.json` beside this module for
  * each of `names` while the wasm loads, then installs it in the core: the scenarios, the
@@ -88,29 +94,7 @@ const installed = {};
  * fetch is tried again at the next call.
  */
 export function fetchOfflineData(names = ["scenarios", "knowledge", "zh"]) {
-  const text = async (name) => {
-    const url = new URL(`./data/${name}.json`, import.meta.url);
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(`could not load the offline data from ${url}: HTTP ${response.status}`);
-    return response.text();
-  };
-  const install = (name) => {
-    installed[name] ??= Promise.all([load(), text(name)]).then(([, data]) => loadOfflineData({ [name]: data }));
-    installed[name].catch(() => delete installed[name]);
-    return installed[name];
-  };
-  return Promise.all(names.map(install)).then(() => {});
-}
-
-/**
- * The offline data a run with `config` reads: the scenarios and pages for a scenario or the
- * offline `search`/`lookup`, the Chinese prompts for an agent in Chinese.
- */
-function offlineDataFor(config) {
-  const offlineSearch = !config.wiki && (config.tools ?? []).some((t) => t === "search" || t === "lookup");
-  const names = config.scenario || offlineSearch ? ["scenarios", "knowledge"] : [];
-  if (typeof config.lang === "string" && config.lang !== "" && !/^en/i.test(config.lang)) names.push("zh");
-  return names;
+  return loadData(names);
 }
 
 /** HTMLElement, or a plain class where there is no DOM (Node): importing the package there works. */
@@ -157,8 +141,8 @@ export class TaoAgent extends ElementBase {
     this.#loadWords();
     if (this.#ready) return;
     this.#status(this.#say("loading"));
-    // A scenario's task fills the box at once, so its data comes with the wasm.
-    this.#ready = (this.getAttribute("scenario") ? fetchOfflineData() : load()).then(
+    // A scenario's task fills the box at once, so the data a run reads comes with the wasm.
+    this.#ready = Promise.all([load(), loadData(offlineNeeds(this.config()))]).then(
       () => {
         this.#status(this.#say("ready"));
         this.#fillTask();
@@ -178,11 +162,11 @@ export class TaoAgent extends ElementBase {
       this.#loadWords();
     }
     if (this.#touched || !loading) return;
-    if (name === "scenario" && this.getAttribute("scenario")) fetchOfflineData().then(() => this.#fillTask(), () => {});
+    if (name === "scenario" && this.getAttribute("scenario")) loadData(offlineNeeds(this.config())).then(() => this.#fillTask(), () => {});
     else this.#fillTask();
   }
 
-  /** Resolves once the wasm core (and, for a `scenario`, the offline data) is loaded; rejects if it cannot be. */
+  /** Resolves once the wasm core (and the offline data its settings read, such as a `scenario`'s) is loaded; rejects if it cannot be. */
   get ready() {
     return this.#ready ?? load();
   }
@@ -258,11 +242,7 @@ export class TaoAgent extends ElementBase {
     if (this.#replies) config.replies = this.#replies;
     const provider = attr("provider");
     if (provider === "human") {
-      // Named, so the trajectory records the model as `js:human` (the reader), as the demo page does.
-      const view = this.#view();
-      config.model = function human(messages, { signal }) {
-        return view.askReply(messages, signal);
-      };
+      config.model = humanModel(this.#view()); // the reader plays the model, as on the demo page
     } else if (this.#model) {
       config.model = this.#model;
     } else if (provider && provider !== "scripted") {
@@ -280,8 +260,9 @@ export class TaoAgent extends ElementBase {
    */
   async run(task) {
     await this.ready;
+    const config = this.config();
     try {
-      await fetchOfflineData(offlineDataFor(this.config()));
+      await loadData(offlineNeeds(config));
     } catch (e) {
       throw this.#fail(e);
     }
@@ -296,26 +277,20 @@ export class TaoAgent extends ElementBase {
     let agent;
     try {
       if (!task) throw Object.assign(new Error(this.#say("placeholder")), { kind: "config" });
-      agent = new Agent(this.config());
+      agent = new Agent(config);
       for (const { spec, fn } of this.#tools) agent.registerTool(spec, fn);
     } catch (e) {
-      agent?.free();
+      free(agent);
       throw this.#fail(e);
     }
     const stop = new AbortController();
     this.#running = stop;
     this.#busy(true);
     this.#status(this.#say("running"));
-    view.begin(task, { model: this.#modelLabel(), format: this.getAttribute("format") ?? undefined, lang: this.getAttribute("lang") ?? undefined });
+    view.begin(task, { model: modelLabel(config), format: this.getAttribute("format") ?? undefined, lang: this.getAttribute("lang") ?? undefined });
     try {
-      const trajectory = await agent.run(task, {
-        signal: stop.signal,
-        approve: (request) => view.askApproval(request, stop.signal),
-        onEvent: (ev) => {
-          view.handleEvent(ev);
-          this.#emit(ev.type, ev);
-        },
-      });
+      const onEvent = (ev) => this.#emit(ev.type, ev);
+      const trajectory = await withAgent(agent, () => drive(agent, "run", task, { view, signal: stop.signal, onEvent }));
       this.#finish(trajectory);
       return trajectory;
     } catch (e) {
@@ -323,7 +298,6 @@ export class TaoAgent extends ElementBase {
       this.#status("");
       throw this.#fail(e);
     } finally {
-      agent.free();
       this.#running = null;
       this.#busy(false);
     }
@@ -334,7 +308,7 @@ export class TaoAgent extends ElementBase {
     this.#trajectory = trajectory;
     this.#view().render(trajectory, { live: true });
     const stop = trajectory.stop ?? {};
-    if (stop.reason === "error" && stop.message) this.#error(`${this.#say("failed")} ${stop.message}`);
+    if (stop.reason === "error" && stop.message) this.#error(failed(stop.message));
     const said = stop.reason === "answer" ? this.#say("answer")(trajectory.stats.steps) : this.#say(stop.reason);
     this.#status(typeof said === "string" ? said : stop.message ?? "");
     this.#emit("done", trajectory);
@@ -342,7 +316,7 @@ export class TaoAgent extends ElementBase {
 
   /** A run that could not start: shown, and sent as `tao-error`; returns the error to throw. */
   #fail(e) {
-    this.#error(`${this.#say("failed")} ${messageOf(e)}`);
+    this.#error(failed(e));
     this.#emit("error", { message: messageOf(e), kind: e?.kind ?? "config" });
     return e;
   }
@@ -408,14 +382,6 @@ export class TaoAgent extends ElementBase {
     if (task != null) this.#part("task").value = task;
   }
 
-  #modelLabel() {
-    const provider = this.getAttribute("provider");
-    if (provider === "human") return "human";
-    if (typeof this.#model === "function") return `js:${this.#model.name || "model"}`;
-    if (provider && provider !== "scripted") return `${provider}:${this.getAttribute("model") ?? ""}`;
-    return this.getAttribute("scenario") ? `scripted:${this.getAttribute("scenario")}` : "scripted";
-  }
-
   #busy(on) {
     this.#part("run").disabled = on;
     this.#part("stop").disabled = !on;
@@ -435,9 +401,4 @@ export class TaoAgent extends ElementBase {
   #emit(type, detail) {
     this.dispatchEvent(new CustomEvent(`tao-${type}`, { bubbles: true, composed: true, detail }));
   }
-}
-
-function messageOf(e) {
-  if (e instanceof Error) return e.message;
-  return typeof e === "string" ? e : e?.message ?? String(e);
 }

@@ -2,6 +2,10 @@
 //! the run in flight, the scenarios), the status and error lines, and the settings an `Agent` is
 //! made from. Nothing here listens: each part hears the elements' bubbling `tao:*` events itself.
 
+import { offlineLoader, offlineNeeds, fetchText } from "./offline-data.js";
+import { humanModel, modelLabel } from "./drive.js";
+export { messageOf } from "./drive.js";
+
 export const controls = document.querySelector("tao-controls");
 export const toolsPanel = document.querySelector("tao-tools");
 export const view = document.querySelector("tao-trajectory");
@@ -43,12 +47,8 @@ export function keepRun(trajectory, extra = {}) {
   }
 }
 
-/** The text of `pkg/data/<name>.json`, the offline data the wasm does not carry. */
-async function dataText(name) {
-  const response = await fetch(new URL(`../pkg/data/${name}.json`, import.meta.url));
-  if (!response.ok) throw new Error(`could not load pkg/data/${name}.json: HTTP ${response.status}`);
-  return response.text();
-}
+/** Where the offline data the wasm does not carry is: `pkg/data/`. */
+const DATA = new URL("../pkg/data/", import.meta.url);
 
 /**
  * Loads the wasm, and reads once what the page builds from it: providers and built-in tools.
@@ -56,7 +56,7 @@ async function dataText(name) {
  * it): the scenarios' list in `lang`, the language the page starts in (what the menu shows), is
  * fetched while the wasm loads; the other language's list waits until the page first needs it
  * (`loadScenarioList`), the scenarios themselves and the offline search's pages until the first
- * agent that needs them (`newAgent`).
+ * agent that needs them (`dataFor`).
  */
 export async function loadTao(lang) {
   const list = loadScenarioList(lang);
@@ -76,7 +76,7 @@ export async function loadTao(lang) {
  */
 const listing = {};
 export function loadScenarioList(lang) {
-  listing[lang] ??= dataText(`scenario-list.${lang}`)
+  listing[lang] ??= fetchText(new URL(`scenario-list.${lang}.json`, DATA))
     .then((text) => {
       state.scenarioLists[lang] = JSON.parse(text);
     })
@@ -93,44 +93,16 @@ export function scenarioList(lang) {
 }
 
 /**
- * Fetches `pkg/data/<name>.json` ("scenarios", "knowledge" or "zh") and installs it in the
- * core, once (a failed fetch is tried again at the next need).
+ * Fetches `pkg/data/<name>.json` for each of `names` ("scenarios", "knowledge", "zh") and
+ * installs it in the core, once (a failed fetch is tried again at the next need).
  */
-const installing = {};
-export function offlineData(name) {
-  installing[name] ??= dataText(name).then(
-    (text) => state.tao.loadOfflineData({ [name]: text }),
-    (e) => {
-      delete installing[name];
-      throw e;
-    },
-  );
-  return installing[name];
-}
+export const offlineData = offlineLoader(DATA, () => state.tao);
 
 /**
- * Resolves once the offline data that agent settings `config` read is in: the scenarios when
- * they name one, the offline search's pages for `search` or `lookup` without a wiki (or tools
- * left to the scenario), and the Chinese prompts for an agent, or a `trajectory` it is given,
- * in Chinese.
+ * Resolves once the offline data that agent settings `config` read is in (and the Chinese
+ * prompts, for rendering the prompts of a `trajectory` in Chinese).
  */
-export async function dataFor(config, trajectory) {
-  const tools = config.tools ?? ["search"];
-  const needs = [];
-  if (config.scenario) needs.push(offlineData("scenarios"));
-  if (!config.wiki && tools.some((name) => name === "search" || name === "lookup")) needs.push(offlineData("knowledge"));
-  if (inChinese(config.lang) || inChinese(trajectory?.lang)) needs.push(offlineData("zh"));
-  await Promise.all(needs);
-}
-
-/** Whether a `lang` setting is other than English (the core reads "zh", "cn", "chinese", ...). */
-const inChinese = (lang) => typeof lang === "string" && lang !== "" && !/^en/i.test(lang);
-
-/** `new Agent(config)`, once the offline data it reads (and `trajectory`'s language) is in. */
-export async function newAgent(config, trajectory) {
-  await dataFor(config, trajectory);
-  return new state.tao.Agent(config);
-}
+export const dataFor = (config, trajectory) => offlineData(offlineNeeds(config, trajectory));
 
 export function showError(text) {
   errorBox.textContent = text;
@@ -141,15 +113,11 @@ export function showStatus(text) {
   statusBox.textContent = text ?? "";
 }
 
-/** The message of anything thrown by the wasm (an Error, or a bare string from older builds). */
-export function messageOf(e) {
-  if (e instanceof Error) return e.message;
-  if (typeof e === "string") return e;
-  return e?.message ?? String(e);
-}
-
-/** The `new Agent(…)` settings for the form's and the tools panel's settings. */
-export function agentConfig(settings, panel = toolsPanel.settings()) {
+/**
+ * The `new Agent(…)` settings for the form's and the tools panel's settings; with You as the
+ * model, the reply is asked for in `target` (the page's view, or a fork's).
+ */
+export function agentConfig(settings, panel = toolsPanel.settings(), target = view) {
   const config = {
     format: settings.format,
     lang: settings.lang,
@@ -166,7 +134,7 @@ export function agentConfig(settings, panel = toolsPanel.settings()) {
   if (panel.enabled.includes("search_docs")) config.docs = new URL(DOCS_URL, location.href).href;
   if (settings.provider === "human") {
     // "You": the person at the page plays the model; the scenario still gives the tools.
-    config.model = playTheModel;
+    config.model = humanModel(target);
   } else if (settings.provider !== "scripted") {
     Object.assign(config, {
       provider: settings.provider,
@@ -181,12 +149,5 @@ export function agentConfig(settings, panel = toolsPanel.settings()) {
   return config;
 }
 
-/**
- * The "You" provider, as a model function: the page shows the prompt the model would receive and
- * a box for the reply, and what the person types is read exactly as a model's reply would be
- * (repairs, retries and all); the tools that follow are real.
- */
-function playTheModel(messages, { signal }) {
-  return view.askReply(messages, signal);
-}
-Object.defineProperty(playTheModel, "name", { value: "human" });
+/** What the trajectory of a run with the form's `settings` will call its model (`modelLabel`). */
+export const modelOf = (settings) => modelLabel({ ...settings, model: settings.model || state.providers.get(settings.provider)?.model });

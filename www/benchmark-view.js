@@ -10,8 +10,8 @@
 
 import { t, applyI18n, addWords } from "./i18n.js";
 import { WORDS } from "./benchmark-words.js";
-import { el, formatMs } from "./trajectory.js";
-import { state, controls, toolsPanel, view, stats, messageOf, offlineData } from "./app.js";
+import { el, formatMs, modelName } from "./cards.js";
+import { state, controls, toolsPanel, view, stats, messageOf } from "./app.js";
 import { announce } from "./announce.js";
 import { setFolded } from "./present.js";
 import * as bench from "./benchmark.js";
@@ -256,7 +256,7 @@ function showModel() {
   const wiki = toolsPanel.settings().wiki;
   const where = !wiki || wiki === "offline" || wiki === "en" ? "en.wikipedia.org" : wiki === "zh" ? "zh.wikipedia.org" : wiki;
   const steps = bench.DATASETS[ui.dataset.value].maxSteps;
-  ui.model.textContent = fill("bench.model", { model: bench.modelLabel(), wiki: where, steps });
+  ui.model.textContent = fill("bench.model", { model: modelName(bench.modelLabel()), wiki: where, steps });
   if (!ui.offline.hidden && !["scripted", "human"].includes(controls.settings().provider)) ui.offline.hidden = true;
 }
 
@@ -396,7 +396,7 @@ function drawSummary() {
   const tokens = rows.some((r) => r.tokens > 0);
   const table = el("table", { class: "bench-table", "data-bench-summary": "" });
   const { dataset, from } = current.config;
-  table.append(el("caption", { id: "bench-caption" }, fill("bench.caption", { dataset: dataset === "fever" ? "FEVER" : "HotpotQA", n: current.items.length, from, model: current.model })));
+  table.append(el("caption", { id: "bench-caption" }, fill("bench.caption", { dataset: dataset === "fever" ? "FEVER" : "HotpotQA", n: current.items.length, from, model: modelName(current.model) })));
   const columns = [
     ["mode", "bench.col.mode"],
     ["done", "bench.col.done"],
@@ -576,8 +576,7 @@ function exportCsv() {
 async function exportJsonl() {
   if (!current?.results.length) return void (ui.status.textContent = t("bench.nothing"));
   try {
-    await offlineData("scenarios"); // the records are rendered by the scenario's scripted model
-    const { text, missing } = bench.toJsonl(current);
+    const { text, missing } = await bench.toJsonl(current);
     bench.download(`benchmark-${current.config.dataset}.jsonl`, text, "application/jsonl");
     ui.status.textContent = missing ? fill("bench.exported.missing", { missing }) : t("bench.exported");
   } catch (e) {

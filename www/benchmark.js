@@ -18,9 +18,10 @@
 //! The panel that shows all this is `benchmark-view.js`; this file never touches the DOM except
 //! to download a file.
 
-import { state, agentConfig, controls, toolsPanel, messageOf, newAgent } from "./app.js";
+import { state, agentConfig, controls, toolsPanel, messageOf, modelOf } from "./app.js";
+import { pageAgent } from "./page-tools.js";
 import { MODES, FORMAT, answerOf } from "./modes.js";
-import { modelLabel as label } from "./run.js";
+import { drive, withAgent } from "./drive.js";
 
 export { MODES, FORMAT, answerOf };
 export { download } from "./files.js";
@@ -162,7 +163,7 @@ export async function prepare(config, file = null, signal) {
 }
 
 /** The model the Model panel has chosen, as a label ("openai:gpt-4o-mini"). */
-export const modelLabel = (settings = controls.settings()) => label(settings);
+export const modelLabel = (settings = controls.settings()) => modelOf(settings);
 
 // ----- the queue -------------------------------------------------------------------------------
 
@@ -194,14 +195,22 @@ export function taskOf(bench, item) {
  * asked for, its exemplars. No budgets or memory: the paper had none.
  */
 export function jobConfig(bench, mode, settings = controls.settings()) {
-  const panel = { ...toolsPanel.settings(), enabled: ["search", "lookup"] };
-  if (!panel.wiki || panel.wiki === "offline") panel.wiki = "en";
-  const base = agentConfig({ ...settings, maxSteps: DATASETS[bench.config.dataset].maxSteps, delayMs: 0, tokenBudget: 0, timeBudgetMs: 0, memoryTokens: 0, reflectEvery: 0 }, panel);
+  const base = agentConfig({ ...settings, maxSteps: DATASETS[bench.config.dataset].maxSteps, delayMs: 0, tokenBudget: 0, timeBudgetMs: 0, memoryTokens: 0, reflectEvery: 0 }, jobPanel());
   // The questions, the paper's prompts and its exemplars are English: so is the prompt.
   const config = { ...base, lang: "en", format: FORMAT[mode], tools: ["search", "lookup"] };
   if (bench.exemplars?.[mode]) config.exemplars = bench.exemplars[mode];
   return config;
 }
+
+/** The tools panel as a job sees it: the paper's two tools, over live English Wikipedia unless it names a wiki. */
+function jobPanel() {
+  const panel = { ...toolsPanel.settings(), enabled: ["search", "lookup"] };
+  if (!panel.wiki || panel.wiki === "offline") panel.wiki = "en";
+  return panel;
+}
+
+/** An agent for `mode`'s jobs of `bench` (`settings`: the Model panel's, by default). */
+const jobAgent = (bench, mode, settings) => pageAgent(jobConfig(bench, mode, settings), jobPanel());
 
 /**
  * Runs one job to its end. Resolves with its record, or null when it was stopped (not done: it
@@ -209,40 +218,31 @@ export function jobConfig(bench, mode, settings = controls.settings()) {
  * benchmark stops there, rather than scoring a failure as a wrong answer.
  */
 async function runJob(bench, job, signal, onEvent) {
-  const agent = await newAgent(jobConfig(bench, job.mode));
   const started = performance.now();
-  try {
-    const traj = await agent.run(taskOf(bench, job.item), { signal, onEvent: (ev) => onEvent?.(job, ev) });
-    const reason = traj.stop?.reason;
-    if (reason === "aborted" || signal.aborted) return null;
-    if (reason === "error") throw new Error(traj.stop.message || "the model failed");
-    const answer = answerOf(traj);
-    const { em, f1 } = await state.tao.scoreAnswer(bench.config.dataset, answer ?? undefined, job.item.gold);
-    const stats = traj.stats ?? {};
-    const record = {
-      idx: job.item.idx,
-      mode: job.mode,
-      answer,
-      gold: job.item.gold,
-      em: Number(em),
-      f1: Number(f1),
-      steps: stats.steps ?? traj.steps?.length ?? 0,
-      calls: stats.n_calls ?? 0,
-      badCalls: stats.n_badcalls ?? 0,
-      tokens: (stats.prompt_tokens ?? 0) + (stats.completion_tokens ?? 0),
-      ms: Math.round(stats.elapsed_ms ?? performance.now() - started),
-      stop: reason ?? null,
-      trajectory: traj,
-    };
-    if (job.item.id !== undefined) record.id = job.item.id;
-    return record;
-  } finally {
-    try {
-      agent.free?.();
-    } catch {
-      /* already freed */
-    }
-  }
+  const traj = await withAgent(jobAgent(bench, job.mode), (agent) => drive(agent, "run", taskOf(bench, job.item), { signal, onEvent: (ev) => onEvent?.(job, ev) }));
+  const reason = traj.stop?.reason;
+  if (reason === "aborted" || signal.aborted) return null;
+  if (reason === "error") throw new Error(traj.stop.message || "the model failed");
+  const answer = answerOf(traj);
+  const { em, f1 } = await state.tao.scoreAnswer(bench.config.dataset, answer ?? undefined, job.item.gold);
+  const stats = traj.stats ?? {};
+  const record = {
+    idx: job.item.idx,
+    mode: job.mode,
+    answer,
+    gold: job.item.gold,
+    em: Number(em),
+    f1: Number(f1),
+    steps: stats.steps ?? traj.steps?.length ?? 0,
+    calls: stats.n_calls ?? 0,
+    badCalls: stats.n_badcalls ?? 0,
+    tokens: (stats.prompt_tokens ?? 0) + (stats.completion_tokens ?? 0),
+    ms: Math.round(stats.elapsed_ms ?? performance.now() - started),
+    stop: reason ?? null,
+    trajectory: traj,
+  };
+  if (job.item.id !== undefined) record.id = job.item.id;
+  return record;
 }
 
 /**
@@ -377,9 +377,9 @@ export function toCsv(bench) {
  * One line per finished job's trajectory in the training schema (the wasm's `trainingRecord`,
  * which renders each step's exact prompt, so it is given an agent set up as the run's was — with
  * the scripted model: rendering calls no model and needs no key). Results saved without their
- * trajectory (storage was full) are left out; returns `{ text, lines, missing }`.
+ * trajectory (storage was full) are left out; resolves with `{ text, lines, missing }`.
  */
-export function toJsonl(bench) {
+export async function toJsonl(bench) {
   const lines = [];
   let missing = 0;
   for (const { job, result: r } of orderedResults(bench)) {
@@ -389,16 +389,9 @@ export function toJsonl(bench) {
       continue;
     }
     const extra = { dataset: bench.config.dataset, id: r.id ?? r.idx, gold: r.gold, em: r.em, f1: r.f1, reward: bench.config.dataset === "fever" ? r.em : r.f1 };
-    lines.push(JSON.stringify(trainingRecord(bench, job.mode, r.trajectory, extra)));
+    const scripted = { ...controls.settings(), provider: "scripted" };
+    const record = await withAgent(jobAgent(bench, job.mode, scripted), (agent) => agent.trainingRecord(r.trajectory, extra));
+    lines.push(JSON.stringify(record));
   }
   return { text: lines.map((l) => l + "\n").join(""), lines: lines.length, missing };
-}
-
-function trainingRecord(bench, mode, traj, extra) {
-  const agent = new state.tao.Agent(jobConfig(bench, mode, { ...controls.settings(), provider: "scripted" }));
-  try {
-    return agent.trainingRecord(traj, extra);
-  } finally {
-    agent.free?.();
-  }
 }

@@ -14,12 +14,12 @@
 //! `elements.js` when `compare.js` first opens the view.
 
 import { t, addWords } from "./i18n.js";
-import { el, formatMs } from "./trajectory.js";
-import { state, controls, toolsPanel, showError, showStatus, messageOf, agentConfig, keepRun, newAgent } from "./app.js";
-import { registerPageTools } from "./page-tools.js";
+import { el, formatMs } from "./cards.js";
+import { state, controls, toolsPanel, showError, showStatus, messageOf, agentConfig, keepRun, modelOf } from "./app.js";
+import { pageAgent } from "./page-tools.js";
 import { offlineMismatch } from "./offline.js";
 import { announce } from "./announce.js";
-import { modelLabel } from "./run.js";
+import { drive, withAgent } from "./drive.js";
 import { MODES, FORMAT, answerOf } from "./modes.js";
 
 // The compare view's words in English, added to the page's dictionary when it first loads, so the
@@ -246,60 +246,44 @@ export class TaoCompare extends HTMLElement {
     const panel = toolsPanel.settings();
     column.values = { steps: 0, n_calls: 0, n_badcalls: 0 };
     this.#showCounters(column);
-    let agent;
+    let traj;
+    let started = false;
     try {
-      agent = await newAgent({ ...agentConfig(settings, panel), format: FORMAT[mode] });
-      await registerPageTools(agent, panel);
+      traj = await withAgent(pageAgent({ ...agentConfig(settings, panel), format: FORMAT[mode] }, panel), (agent) => {
+        started = true;
+        column.view.begin(settings.task, { model: modelOf(settings), format: FORMAT[mode], lang: settings.lang });
+        const onCounts = (counts) => {
+          column.values = counts;
+          this.#showCounters(column);
+        };
+        return drive(agent, "run", settings.task, { view: column.view, signal, onCounts });
+      });
     } catch (e) {
-      agent?.free?.();
-      column.view.replaceChildren(el("p", { class: "error" }, messageOf(e)));
+      // Said in the column: after what the run drew, or in its place when it could not start.
+      const error = el("p", { class: "error" }, messageOf(e));
+      if (started) column.view.append(error);
+      else column.view.replaceChildren(error);
       return null;
     }
-    column.view.begin(settings.task, { model: modelLabel(settings), format: FORMAT[mode], lang: settings.lang });
-    const t0 = performance.now();
-    const live = column.values;
-    const onEvent = (ev) => {
-      if (ev.type === "step") live.steps = ev.index;
-      else if (ev.type === "call") live.n_calls += 1;
-      if ((ev.type === "call" && ev.retry) || ev.type === "repair") live.n_badcalls += 1;
-      column.view.handleEvent(ev);
-      if (ev.type !== "token") {
-        live.elapsed = performance.now() - t0;
-        this.#showCounters(column);
-      }
+    this.#results.set(mode, traj);
+    const answer = answerOf(traj);
+    const s = traj.stats ?? {};
+    column.values = {
+      steps: s.steps,
+      n_calls: s.n_calls,
+      n_badcalls: s.n_badcalls,
+      elapsed: s.elapsed_ms,
+      prompt_tokens: s.prompt_tokens,
+      completion_tokens: s.completion_tokens,
+      answer,
+      // The run stands even if its score cannot be had (the scoring module failed to load).
+      score: gold ? await state.tao.scoreAnswer("hotpotqa", answer, gold).catch((e) => (showError(`${t("compare.unscored")} ${messageOf(e)}`), null)) : null,
     };
-    const approve = (request) => column.view.askApproval(request, signal);
-    try {
-      const traj = await agent.run(settings.task, { onEvent, signal, approve });
-      this.#results.set(mode, traj);
-      const answer = answerOf(traj);
-      const s = traj.stats ?? {};
-      column.values = {
-        steps: s.steps,
-        n_calls: s.n_calls,
-        n_badcalls: s.n_badcalls,
-        elapsed: s.elapsed_ms,
-        prompt_tokens: s.prompt_tokens,
-        completion_tokens: s.completion_tokens,
-        answer,
-        // The run stands even if its score cannot be had (the scoring module failed to load).
-        score: gold ? await state.tao.scoreAnswer("hotpotqa", answer, gold).catch((e) => (showError(`${t("compare.unscored")} ${messageOf(e)}`), null)) : null,
-      };
-      this.#showCounters(column);
-      // Kept for Export JSONL, with its score as the reward when there is a gold answer.
-      const score = column.values.score;
-      kept.set(mode, [traj, score ? { gold, em: score.em, f1: score.f1, reward: score.f1 } : {}]);
-      column.view.render(traj, { live: true });
-      return traj;
-    } catch (e) {
-      column.view.append(el("p", { class: "error" }, messageOf(e)));
-      return null;
-    } finally {
-      try {
-        agent.free?.();
-      } catch {
-        /* already freed */
-      }
-    }
+    this.#showCounters(column);
+    // Kept for Export JSONL, with its score as the reward when there is a gold answer.
+    const score = column.values.score;
+    kept.set(mode, [traj, score ? { gold, em: score.em, f1: score.f1, reward: score.f1 } : {}]);
+    column.view.render(traj, { live: true });
+    return traj;
   }
 }

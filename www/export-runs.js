@@ -2,8 +2,9 @@
 //! one JSON line each. The page loads this module at the first export.
 
 import { t, addWords } from "./i18n.js";
-import { state, controls, toolsPanel, showStatus, showError, messageOf, agentConfig, newAgent } from "./app.js";
-import { registerPageTools } from "./page-tools.js";
+import { state, controls, toolsPanel, showStatus, showError, messageOf, agentConfig } from "./app.js";
+import { pageAgent } from "./page-tools.js";
+import { withAgent } from "./drive.js";
 import { download } from "./files.js";
 
 // Export JSONL's words in English, added to the page's dictionary when it first loads, so the first
@@ -25,17 +26,13 @@ export async function exportRuns() {
   const panel = toolsPanel.settings();
   const lines = [];
   for (const { trajectory, extra } of state.runs) {
-    let agent;
+    const config = { ...agentConfig({ ...controls.settings(), provider: "scripted" }, panel), format: trajectory.react_format, lang: trajectory.lang };
+    const reward = trajectory.reward ?? extra.reward ?? null;
     try {
-      const config = agentConfig({ ...controls.settings(), provider: "scripted" }, panel);
-      agent = await newAgent({ ...config, format: trajectory.react_format, lang: trajectory.lang });
-      await registerPageTools(agent, panel);
-      const reward = trajectory.reward ?? extra.reward ?? null;
-      lines.push(JSON.stringify(agent.trainingRecord(trajectory, { ...extra, reward })));
+      const record = await withAgent(pageAgent(config, panel), (agent) => agent.trainingRecord(trajectory, { ...extra, reward }));
+      lines.push(JSON.stringify(record));
     } catch (e) {
       return showError(`${t("error.export")} ${messageOf(e)}`);
-    } finally {
-      agent?.free?.();
     }
   }
   download("tao-runs.jsonl", lines.join("\n") + "\n", "application/x-ndjson");

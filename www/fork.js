@@ -18,9 +18,11 @@
 import { setFolded } from "./present.js";
 import { define } from "./elements.js";
 import { t, addWords } from "./i18n.js";
-import { state, controls, toolsPanel, view, stats, showError, showStatus, messageOf, agentConfig, newAgent } from "./app.js";
-import { registerPageTools } from "./page-tools.js";
+import { state, controls, toolsPanel, view, stats, showError, showStatus, agentConfig } from "./app.js";
+import { pageAgent } from "./page-tools.js";
 import { follow } from "./follow.js";
+import { drive, withAgent, failed } from "./drive.js";
+import { toolCalls } from "./step.js";
 
 // The fork's words in English, added to the page's dictionary when it first loads, so the first
 // load does not carry them (the Chinese ones are in i18n-zh.js, which a visit in Chinese loads).
@@ -55,10 +57,12 @@ export function forkAt(traj, index, edit) {
   const step = fork.steps.at(-1);
   if (!step || step.index !== index) throw new Error(`the trajectory has no step ${index}`);
   fork.stop = null;
+  // The step's own tool call (the step itself in today's file: see step.js).
+  const own = toolCalls(step)[0];
   switch (edit.kind) {
     case "observation":
-      step.observation = String(edit.text);
-      step.repair = null;
+      own.observation = String(edit.text);
+      own.repair = null;
       break;
     case "thought":
       step.thought = String(edit.text);
@@ -66,8 +70,8 @@ export function forkAt(traj, index, edit) {
       if (step.answer !== null && step.answer !== undefined) fork.stop = { reason: "answer", message: null };
       break;
     case "action":
-      step.action = { tool: String(edit.tool), input: edit.input };
-      Object.assign(step, { observation: null, answer: null, repair: null, approved: null, fuel: null, tool_ms: 0 });
+      Object.assign(own, { action: { tool: String(edit.tool), input: edit.input }, observation: null, repair: null, approved: null, fuel: null, tool_ms: 0 });
+      step.answer = null;
       break;
     default:
       throw new Error(`cannot edit a step's ${edit.kind}`);
@@ -84,9 +88,12 @@ function outcome(traj) {
   return { answer, reason: traj?.stop?.reason };
 }
 
-/** The agent for a fork: the page's settings, in the trajectory's own format and language. */
-function forkAgentConfig(traj, settings, panel) {
-  const config = agentConfig(settings, panel);
+/**
+ * The agent for a fork: the page's settings, in the trajectory's own format and language (You
+ * reply in `forkView`).
+ */
+function forkAgentConfig(traj, settings, panel, forkView) {
+  const config = agentConfig(settings, panel, forkView);
   if (["mrkl", "paper", "tools", "auto", "act", "cot", "standard"].includes(traj.react_format)) config.format = traj.react_format;
   if (traj.lang) config.lang = traj.lang;
   // The scripted model plays only its own scenario's question: use the one that made the run.
@@ -95,8 +102,8 @@ function forkAgentConfig(traj, settings, panel) {
   return config;
 }
 
-/** Shows both branches, moving the page's view into a `<tao-branches>` if not there yet. */
-async function openBranches() {
+/** Shows both branches, moving the page's view into a `<tao-branches>` beside `forkView` if not there yet. */
+async function openBranches(forkView) {
   if (!branches) {
     await define("tao-branches");
     // Two trajectories side by side want the width: the settings fold away (a button brings
@@ -104,8 +111,6 @@ async function openBranches() {
     if (window.matchMedia("(min-width: 1200px)").matches) setFolded(true);
     branches = document.createElement("tao-branches");
     branches.className = "branches";
-    const forkView = document.createElement("tao-trajectory");
-    forkView.className = "trajectory";
     view.replaceWith(branches);
     branches.hold(view, forkView);
   }
@@ -134,37 +139,37 @@ function useSelected() {
 }
 
 async function fork(source, index, edit) {
-  const base = source.trajectory;
   let traj;
   try {
-    traj = forkAt(base, index, edit);
+    // Read back by the core, so its stats count the steps it keeps: the counters go on from there.
+    traj = state.tao.parseTrajectory(JSON.stringify(forkAt(source.trajectory, index, edit)));
   } catch (e) {
-    showError(`${t("error.fork")} ${messageOf(e)}`);
-    return;
+    return showError(failed(e, "error.fork"));
   }
   const settings = controls.settings();
   const panel = toolsPanel.settings();
-  let agent;
+  // The fork's view (where You reply, when You play the model): the branches' own, or a new one.
+  const forkView = branches?.view("fork") ?? Object.assign(document.createElement("tao-trajectory"), { className: "trajectory" });
   try {
-    agent = await newAgent(forkAgentConfig(traj, settings, panel));
-    await registerPageTools(agent, panel);
+    await withAgent(pageAgent(forkAgentConfig(traj, settings, panel, forkView), panel), (agent) => {
+      if (!state.running) return runFork(agent, source, index, traj, forkView); // else a run began meanwhile
+    });
   } catch (e) {
-    showError(`${t("error.fork")} ${messageOf(e)}`);
-    agent?.free?.();
-    return;
+    showError(failed(e, "error.fork"));
   }
-  if (state.running) return agent.free?.(); // a run began meanwhile
+}
 
+/** Shows the branches, and runs the fork `traj` (from `source`'s step `index`) into `forkView`. */
+async function runFork(agent, source, index, traj, forkView) {
   showError("");
   // Forking from the fork replaces it; the original stays the original.
-  if (source === view) kept.original = base;
+  if (source === view) kept.original = source.trajectory;
   // Moving the view into the branches loses the focus (on the Edit button): side by side it
   // goes back there; as tabs, to the fork's tab, which is shown.
   const active = document.activeElement;
-  const box = await openBranches();
+  const box = await openBranches(forkView);
   const tabs = box.dataset.layout === "tabs";
   if (!tabs && active?.isConnected && document.activeElement !== active) active.focus({ preventScroll: true });
-  const forkView = box.view("fork");
   kept.fork = null;
   box.setFrom(index);
   box.setOutcome("original", outcome(kept.original));
@@ -176,33 +181,16 @@ async function fork(source, index, edit) {
 
   state.running = new AbortController();
   controls.setRunning(true);
-  const live = { n_calls: 0, n_badcalls: 0, steps: traj.steps.length, elapsed: 0 };
-  const t0 = performance.now();
-  stats.live(live);
-  const onEvent = (ev) => {
-    if (ev.type === "step") live.steps = ev.index;
-    else if (ev.type === "call") live.n_calls += 1;
-    else if (ev.type === "repair") live.n_badcalls += 1;
-    forkView.handleEvent(ev);
-    if (ev.type !== "token") stats.live({ ...live, elapsed: performance.now() - t0 });
-    follow();
-  };
   let result = traj;
   try {
-    const signal = state.running.signal;
-    const approve = (request) => forkView.askApproval(request, signal);
-    result = await agent.resume(traj, { onEvent, signal, approve });
-    if (result.stop?.reason === "error" && result.stop.message) showError(`${t("error.fork")} ${result.stop.message}`);
+    const options = { view: forkView, signal: state.running.signal, onEvent: follow, onCounts: (counts) => stats.live(counts) };
+    result = await drive(agent, "resume", traj, options);
+    if (result.stop?.reason === "error" && result.stop.message) showError(failed(result.stop.message, "error.fork"));
   } catch (e) {
-    showError(`${t("error.fork")} ${messageOf(e)}`);
+    showError(failed(e, "error.fork"));
   } finally {
     state.running = null;
     controls.setRunning(false);
-    try {
-      agent.free?.();
-    } catch {
-      /* already freed */
-    }
   }
   kept.fork = result;
   forkView.render(result);

@@ -10,8 +10,9 @@
 
 import { t } from "./i18n.js";
 import { define } from "./elements.js";
-import { state, controls, toolsPanel, showError, messageOf, agentConfig, newAgent } from "./app.js";
-import { registerPageTools } from "./page-tools.js";
+import { state, controls, toolsPanel, showError, messageOf, agentConfig } from "./app.js";
+import { pageAgent } from "./page-tools.js";
+import { withAgent } from "./drive.js";
 
 /** The inspector, added to the page the first time a Prompt button is pressed. */
 let inspector = null;
@@ -42,19 +43,17 @@ export async function inspect(index, opener) {
   const last = (traj?.steps ?? []).length + (traj?.stop ? 0 : 1);
   if (!state.tao || !traj || !(index >= 1 && index <= last)) return;
   const panel = toolsPanel.settings();
-  let agent;
+  const config = agentConfig({ ...controls.settings(), provider: "scripted" }, panel);
   try {
-    agent = await newAgent(agentConfig({ ...controls.settings(), provider: "scripted" }, panel), traj);
-    await registerPageTools(agent, panel);
-    const prompt = agent.promptAt(traj, index);
-    const previous = index > 1 ? agent.promptAt(traj, index - 1) : null;
+    const [prompt, previous] = await withAgent(pageAgent(config, panel, traj), (agent) => [
+      agent.promptAt(traj, index),
+      index > 1 ? agent.promptAt(traj, index - 1) : null,
+    ]);
     const step = traj.steps.find((s) => s.index === index);
     // The summary the prompt shows in place of the oldest steps: the latest written before it.
     const summary = (traj.memos ?? []).filter((m) => m.kind === "summary" && m.after < index).at(-1) ?? null;
     (await dialog()).show({ index, prompt, previous, step, summary, format: formatAt(traj, index) }, opener);
   } catch (e) {
     showError(`${t("prompt.error")} ${messageOf(e)}`);
-  } finally {
-    agent?.free?.();
   }
 }

@@ -5,7 +5,8 @@
 //! tools, drawn from a throwaway agent's own prompt so it can never drift from it.
 
 import { t, lang } from "./i18n.js";
-import { state, controls, toolsPanel, messageOf, agentConfig, newAgent } from "./app.js";
+import { state, controls, toolsPanel, messageOf, agentConfig, dataFor } from "./app.js";
+import { withAgent, free } from "./drive.js";
 
 /** The files panel's code, loaded the first time a file comes or run_js is chosen. */
 let filesModule = null;
@@ -52,8 +53,25 @@ export function showTools() {
   toolsPanel.setTools([...known, ...mine]);
 }
 
+/**
+ * The page's one way to make an agent: `config` (from `agentConfig`) once the offline data it
+ * reads (and `trajectory`'s language) is in, with the JS tools that `panel` enables registered.
+ * Its user frees it (`withAgent`).
+ */
+export async function pageAgent(config, panel = toolsPanel.settings(), trajectory) {
+  await dataFor(config, trajectory);
+  const agent = new state.tao.Agent(config);
+  try {
+    await registerPageTools(agent, panel);
+    return agent;
+  } catch (e) {
+    free(agent);
+    throw e;
+  }
+}
+
 /** Registers the enabled JS-side tools on `agent` (the core ones are in its settings). */
-export async function registerPageTools(agent, panel) {
+async function registerPageTools(agent, panel) {
   for (const name of panel.enabled.filter((n) => !state.builtinTools.includes(n))) {
     // The offline model's rules read its scenario's own file: put it back if it was removed.
     const settings = controls.settings();
@@ -121,19 +139,14 @@ export function refreshModelView() {
     // Drawn when it can be seen (it is refreshed when opened): a closed view costs no agent,
     // and so no offline pages fetched at the page's start.
     if (!toolsPanel.querySelector(".model-view")?.open) return;
-    let agent;
     try {
-      agent = await newAgent(agentConfig(settings, panel));
-      await registerPageTools(agent, panel);
-      const prompt = agent.prompt(settings.task || "…");
+      const prompt = await withAgent(pageAgent(agentConfig(settings, panel), panel), (agent) => agent.prompt(settings.task || "…"));
       const text = prompt.tools.length
         ? JSON.stringify(prompt.tools, null, 2)
         : prompt.messages.map((m) => `[${m.role}]\n${m.content}`).join("\n\n");
       toolsPanel.showModelView(text);
     } catch (e) {
       toolsPanel.showModelView(messageOf(e));
-    } finally {
-      agent?.free?.();
     }
   }, 50);
 }

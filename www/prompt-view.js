@@ -16,7 +16,8 @@
 //! as `tao-prompt` in `elements.js`.
 
 import { t, addWords } from "./i18n.js";
-import { el, formatMs } from "./trajectory.js";
+import { el, formatMs } from "./cards.js";
+import { toolCalls, modelCalls } from "./step.js";
 
 // The prompt inspector's words in English, added to the page's dictionary when it first loads, so
 // the first load does not carry them (the Chinese ones are in i18n-zh.js, which a visit in Chinese
@@ -246,7 +247,7 @@ export class TaoPrompt extends HTMLElement {
       top.append(el("p", { class: "prompt-note" }, sw ? tf("prompt.rewritten", { from: sw.from, to: sw.to }) : condensed || t("prompt.rewritten.other")));
     }
     const estimate = el("p", { class: "prompt-estimate" }, t("prompt.estimate"));
-    const reported = (step?.calls ?? []).at(-1)?.usage?.prompt_tokens;
+    const reported = modelCalls(step).at(-1)?.usage?.prompt_tokens;
     if (reported) estimate.append(" ", el("strong", {}, tf("prompt.reported", { n: reported.toLocaleString("en-US") })));
     top.append(estimate);
     side.append(top);
@@ -270,7 +271,7 @@ export class TaoPrompt extends HTMLElement {
   #reply(step, format) {
     const side = el("section", { class: "reply-side", tabindex: "0", "aria-labelledby": `${this.#id}-reply` });
     side.append(el("h3", { id: `${this.#id}-reply` }, t("prompt.reply")));
-    const calls = step?.calls ?? [];
+    const calls = modelCalls(step);
     if (!calls.length) side.append(el("p", { class: "prompt-note" }, t(step ? "prompt.noCalls" : "prompt.notSent")));
     if (step?.switch) side.append(el("p", { class: "prompt-note" }, tf("prompt.switch", { from: step.switch.from, to: step.switch.to })));
     calls.forEach((call, i) => {
@@ -304,8 +305,9 @@ export class TaoPrompt extends HTMLElement {
       }
       // In native tool calling the calls travel beside the text, so the raw text lacks them:
       // each call (the step's own, then those made beside it), its id, and what its tool said.
-      if (last && step.action && (format === "tools" || format === "auto")) {
-        for (const c of [step, ...(step.parallel ?? [])]) {
+      const made = last ? toolCalls(step).filter((c) => c.action) : [];
+      if (made.length && (format === "tools" || format === "auto")) {
+        for (const c of made) {
           const callBox = el("div", { class: "reply-tool-call", "data-tool-call": c.action.id ?? "" });
           callBox.append(el("span", { class: "prompt-sub" }, t("prompt.toolCall")));
           if (c.action.id) callBox.append(" ", el("code", { class: "prompt-call-id" }, c.action.id));

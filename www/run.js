@@ -10,22 +10,20 @@
 //! from it, the same object that Export writes and Import reads.
 
 import { t } from "./i18n.js";
-import { state, controls, toolsPanel, view, stats, showError, showStatus, messageOf, agentConfig, newAgent } from "./app.js";
-import { registerPageTools } from "./page-tools.js";
+import { state, controls, toolsPanel, view, stats, showError, showStatus, messageOf, agentConfig, modelOf } from "./app.js";
+import { pageAgent } from "./page-tools.js";
 import { follow } from "./follow.js";
 import { offlineMismatch } from "./offline.js";
+import { drive, free, failed } from "./drive.js";
+import { toolCalls } from "./step.js";
 
 /** The session on screen: `{agent, settings, trajectory, busy}`, or null when idle. */
 let session = null;
 
-/** The model as the trajectory's header names it. */
-export function modelLabel(settings) {
-  if (settings.provider === "scripted") return `scripted:${settings.scenario}`;
-  if (settings.provider === "human") return "human";
-  return `${settings.provider}:${settings.model || state.providers.get(settings.provider)?.model || ""}`;
-}
-
-/** A new session from the form: its agent, and the trajectory paused before the first step. */
+/**
+ * A new session from the form: its agent, and the trajectory paused before the first step. The
+ * agent lives as long as the session, over its stretches (Step, Resume): `close` frees it.
+ */
 async function open(settings) {
   if (session || !state.tao) return null;
   showError("");
@@ -34,15 +32,14 @@ async function open(settings) {
   let agent;
   const panel = toolsPanel.settings();
   try {
-    agent = await newAgent(agentConfig(settings, panel));
-    await registerPageTools(agent, panel);
+    agent = await pageAgent(agentConfig(settings, panel), panel);
     session = { agent, settings, trajectory: agent.start(settings.task), busy: null };
   } catch (e) {
-    showError(`${t("error.run")} ${messageOf(e)}`);
-    agent?.free?.();
+    showError(failed(e));
+    free(agent);
     return null;
   }
-  view.begin(settings.task, { model: modelLabel(settings), format: settings.format, lang: settings.lang });
+  view.begin(settings.task, { model: modelOf(settings), format: settings.format, lang: settings.lang });
   return session;
 }
 
@@ -58,29 +55,11 @@ async function stretch(how) {
   view.hidePause();
   view.toggleAttribute("data-live", true);
 
-  // Live counters from where the trajectory stands; the returned trajectory's stats replace them.
-  const base = s.trajectory.stats ?? {};
-  const live = { n_calls: base.n_calls ?? 0, n_badcalls: base.n_badcalls ?? 0, steps: s.trajectory.steps.length, elapsed: base.elapsed_ms ?? 0 };
-  const t0 = performance.now() - live.elapsed;
-  stats.live(live);
-  const timer = setInterval(() => stats.live({ elapsed: performance.now() - t0 }), 100);
-  const onEvent = (ev) => {
-    if (ev.type === "step") {
-      live.steps = ev.index;
-    } else if (ev.type === "call") {
-      live.n_calls += 1;
-      if (ev.retry) live.n_badcalls += 1; // asked again: the previous reply could not be read
-    } else if (ev.type === "repair") {
-      live.n_badcalls += 1;
-    }
-    view.handleEvent(ev);
-    if (ev.type !== "token") stats.live({ ...live, elapsed: performance.now() - t0 });
-    follow();
-  };
-
-  const options = { onEvent, signal: stop.signal, pause: pause.signal, approve: (request) => view.askApproval(request, stop.signal) };
+  // The counts go on from where the trajectory stands; the returned trajectory's stats replace them.
+  let counts = {};
+  const options = { view, signal: stop.signal, pause: pause.signal, onEvent: follow, onCounts: (c) => stats.live((counts = c)) };
   try {
-    const traj = await (how === "next" ? s.agent.next(s.trajectory, options) : s.agent.resume(s.trajectory, options));
+    const traj = await drive(s.agent, how, s.trajectory, options);
     s.trajectory = traj;
     state.lastTrajectory = traj;
     if (traj.stop) {
@@ -89,11 +68,10 @@ async function stretch(how) {
       paused(traj);
     }
   } catch (e) {
-    showError(`${t("error.run")} ${messageOf(e)}`);
-    stats.show({ ...live, elapsed_ms: performance.now() - t0 }, { reason: "error" });
+    showError(failed(e));
+    stats.show({ ...counts, elapsed_ms: counts.elapsed }, { reason: "error" });
     close();
   } finally {
-    clearInterval(timer);
     s.busy = null;
     state.running = null;
   }
@@ -103,9 +81,9 @@ async function stretch(how) {
 function paused(traj) {
   // Drawn as a live view: no Edit buttons on a run that is still going (fork once it ends).
   view.render(traj, { live: true });
-  const last = traj.steps[traj.steps.length - 1];
+  const last = traj.steps.at(-1);
   // The tool call about to run: the step's own, or one made beside it in the same reply.
-  const waiting = last?.action && [last, ...(last.parallel ?? [])].find((c) => c.observation == null);
+  const waiting = last && toolCalls(last).find((c) => c.action && c.observation == null);
   if (waiting) {
     view.showPause({ kind: "tool", index: last.index, tool: waiting.action.tool, input: waiting.action.input });
   } else {
@@ -127,16 +105,12 @@ function paused(traj) {
 function end(traj) {
   view.render(traj);
   stats.show(traj.stats, traj.stop);
-  if (traj.stop?.reason === "error" && traj.stop.message) showError(`${t("error.run")} ${traj.stop.message}`);
+  if (traj.stop?.reason === "error" && traj.stop.message) showError(failed(traj.stop.message));
   close();
 }
 
 function close() {
-  try {
-    session?.agent.free?.();
-  } catch {
-    /* already freed */
-  }
+  free(session?.agent);
   session = null;
   controls.setRunning(false);
 }

@@ -8,7 +8,7 @@
 //! page's language. Registered in `elements.js`.
 
 import { t } from "./i18n.js";
-import { formatMs } from "./trajectory.js";
+import { formatMs } from "./cards.js";
 
 const FIELDS = ["n_calls", "n_badcalls", "steps", "tokens", "elapsed", "stop"];
 

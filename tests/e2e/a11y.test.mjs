@@ -162,8 +162,9 @@ describe("axe-core finds no violation", () => {
       // Fork: edit the observation that says where he was born.
       const frame = page.locator('tao-trajectory .editable[data-edit="observation"]').filter({ hasText: "born in Ulm" });
       await frame.getByRole("button", { name: "Edit" }).click();
-      await assertAxe(page, `(${colorScheme}, editing an observation)`);
       const box = frame.getByRole("textbox");
+      await box.waitFor(); // the editor's code comes with the first Edit
+      await assertAxe(page, `(${colorScheme}, editing an observation)`);
       await box.fill((await box.inputValue()).replace(/born in Ulm.*$/, "born in Munich."));
       await frame.getByRole("button", { name: "Fork from here" }).click();
       await page.waitForFunction(() => /Fork: Munich/.test(document.querySelector(".branches-summary")?.textContent ?? ""));

@@ -13,6 +13,8 @@
 //   cancel           Cancel (and Escape) restores the card as it was
 //   back to one      Keep original / Keep fork, an import and a new Run leave one trajectory
 //   stop             Stop ends the fork (one run at a time: another fork waits)
+//   counts           a fork played by You: a reply asked for again is a bad call as it happens,
+//                    counted on from the steps the fork kept; the end shows the fork's own stats
 //   untrusted text   html-injection: model text in the edit boxes and the fork stays text
 //   Chinese          编辑 / 从这里分叉; the zh reference fork answers 慕尼黑
 
@@ -431,6 +433,51 @@ describe("stop", () => {
     assert.match((await textsIn(branch(page, "original"), "answer"))[0], /Ulm/);
     assert.equal(await branch(page, "fork").locator('[data-kind="stop"]').getAttribute("data-reason"), "aborted");
     assert.equal(await page.isEnabled('button[data-action="run"]'), true);
+    assertClean(page);
+    await page.context().close();
+  });
+});
+
+describe("counts", () => {
+  it("a fork's retried reply is a bad call while it runs; the counts go on from the steps kept", async () => {
+    const page = await openPage(env, { viewport: WIDE });
+    assert.equal(await runScenario(page, "einstein"), "answer");
+    // The fork's agent takes the page's model: You play it, so the fork waits for each reply.
+    await page.selectOption('select[name="provider"]', "human");
+    await editAndFork(page.locator("tao-trajectory"), "observation", "born in Ulm", (frame) =>
+      rewrite(frame, (text) => text.replace(/born in Ulm.*$/, "born in Munich.")),
+    );
+    const reply = page.getByRole("textbox", { name: "Your reply" });
+    await reply.waitFor();
+    const counts = async () => ({
+      calls: await page.textContent('tao-stats [data-stat="n_calls"]'),
+      bad: await page.textContent('tao-stats [data-stat="n_badcalls"]'),
+      steps: await page.textContent('tao-stats [data-stat="steps"]'),
+      reason: await page.getAttribute('tao-stats [data-stat="stop"]', "data-reason"),
+    });
+    const { bad, steps, reason } = await counts();
+    assert.deepEqual({ bad, steps, reason }, { bad: "0", steps: "3", reason: "running" });
+
+    // A reply without an action cannot be read: the model is asked again, a bad call as the
+    // paper counts it (n_badcalls), counted as it happens, not only once the fork ends.
+    await reply.fill("Thought 3: I am not sure yet.");
+    await page.click('button:text-is("Send")');
+    await reply.waitFor();
+    assert.equal((await counts()).bad, "1", "the retried reply is a bad call while the fork runs");
+    // Counted on from the steps the fork kept: steps 1 and 2 are the original's (a model call
+    // each, none bad), and step 3 has made two calls.
+    assert.deepEqual(await counts(), { calls: "4", bad: "1", steps: "3", reason: "running" });
+    // The fork's prompt is shown in the fork's view, not in the original's.
+    assert.equal(await branch(page, "fork").getByRole("textbox", { name: "Your reply" }).count(), 1);
+    await shoot(page, "fork-you-retried-1366.png");
+
+    await reply.fill("Thought 3: The page says he was born in Munich.\nAction 3: Finish[Munich]");
+    await page.click('button:text-is("Send")');
+    assert.equal(await forkDone(page), "answer");
+    assert.match((await textsIn(branch(page, "fork"), "answer"))[0], /Munich/);
+    // Ended: the fork's own stats, as the core counts them from its steps.
+    assert.deepEqual(await counts(), { calls: "4", bad: "1", steps: "3", reason: "answer" });
+    assert.equal(await branch(page, "fork").locator('[data-step="3"] [data-kind="repair"]').count(), 1, "the retried reply is shown");
     assertClean(page);
     await page.context().close();
   });
