@@ -20,7 +20,7 @@ use tao_agent::format::parse::{ParseOptions, StreamParser, Style};
 use tao_agent::format::{Format, Lang};
 use tao_agent::host::{block_on, NativeHost};
 use tao_agent::llm::http::Piece;
-use tao_agent::llm::scripted::{Policy, Scripted};
+use tao_agent::scenarios::scripted::{Policy, Scripted};
 use tao_agent::llm::{openai, sse::SseDecoder};
 use tao_agent::tools::docs::{Doc, Index};
 use tao_agent::tools::{FnTool, Registry};

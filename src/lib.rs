@@ -11,13 +11,14 @@
 //! - [`trajectory`]: the record of a run (`Trajectory`, `Step`, `Stats`), as versioned JSON.
 //! - [`format`]: the prompt formats (`mrkl`, `paper`, native `tools` / `auto`) and the lenient
 //!   streaming parser.
-//! - [`llm`]: the model trait; the scripted (offline) model; OpenAI-compatible and Anthropic
-//!   providers over HTTP (request mapping, SSE decoding, retries, diagnostics), pure Rust.
+//! - [`llm`]: the model trait; OpenAI-compatible and Anthropic providers over HTTP (request
+//!   mapping, SSE decoding, retries, diagnostics), pure Rust. They know no prompt format.
 //! - [`tools`]: the tool registry, input checking against each tool's JSON Schema, and the
 //!   built-in tools: calculator, offline search/lookup, search/lookup over the live MediaWiki
 //!   API, and `search_docs` over the pages of the site tao is embedded in.
 //! - [`scenarios`]: built-in offline demos from the seed articles (compiled in natively; the
-//!   shipped wasm loads them, and the offline search's pages, at run time).
+//!   shipped wasm loads them, and the offline search's pages, at run time), and the scripted
+//!   (offline) model that plays them.
 //! - [`eval`]: scoring answers as the paper did (HotpotQA EM/F1, FEVER accuracy), its CoT-SC
 //!   vote, and its sample of 500 questions (Python's `Random(233).shuffle`, reproduced).
 //! - [`training`]: trajectories as training data: one JSON record per run, each step's prompt.

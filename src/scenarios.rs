@@ -2,7 +2,8 @@
 //! `data/scenarios/`.
 //!
 //! A scenario is a task (English and Chinese), the prompt format it is best shown in, the tools
-//! it needs, and the scripted model's policy. Anyone can add one by writing a JSON file; the
+//! it needs, and the scripted model's policy ([`scripted`]: the offline model, which reads the
+//! replies it is shown, so it lives with the scenarios rather than with the providers). Anyone can add one by writing a JSON file; the
 //! page and the CLI list them from here.
 //!
 //! For the compare view, a scenario may also give its short `gold` answer (to score each mode
@@ -15,11 +16,13 @@
 //! bundle (`pkg/data/scenarios.json`, written by scripts/build.sh) and hands it to [`install`].
 //! Everything reads the list through [`all`] and [`get`], which serve what is loaded.
 
+pub mod scripted;
+
 use crate::error::Error;
 use crate::format::{Format, Lang};
 use crate::json::Value;
 use crate::json::{invalid_type, FromJson, Object};
-use crate::llm::scripted::{Rule, Text};
+use scripted::{Rule, Text};
 use std::cell::RefCell;
 use std::rc::Rc;
 

@@ -20,7 +20,7 @@ use crate::json::{Map, Value};
 #[cfg(feature = "providers")]
 use crate::llm::http::HttpModel;
 use crate::llm::provider::{Api, Settings as Endpoint, FIRST_BYTE_MS, IDLE_MS};
-use crate::llm::scripted::{Policy, Scripted};
+use crate::scenarios::scripted::{Policy, Scripted};
 use crate::llm::Model;
 use crate::scenarios::{self, Scenario};
 use crate::tools::docs;

@@ -5,7 +5,7 @@ use tao_agent::format::parse::Why;
 use tao_agent::format::{Format, Lang};
 use tao_agent::host::{block_on, NativeHost};
 use tao_agent::json;
-use tao_agent::llm::scripted::{Policy, Scripted};
+use tao_agent::scenarios::scripted::{Policy, Scripted};
 use tao_agent::llm::Role;
 use tao_agent::tools::{FnTool, Registry, ToolError, ToolOutput, ToolSpec};
 use tao_agent::{scenarios, settings, Agent, Config, Event, StopReason};

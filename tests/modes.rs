@@ -10,7 +10,7 @@ use tao_agent::format::{act, cot, paper, standard, Format, Lang, Move};
 use tao_agent::host::{block_on, LocalBoxFuture, NativeHost};
 use tao_agent::json;
 use tao_agent::json::Value;
-use tao_agent::llm::scripted::{Policy, Scripted};
+use tao_agent::scenarios::scripted::{Policy, Scripted};
 use tao_agent::llm::{Model, OnDelta, Reply, Request, Role};
 use tao_agent::settings::{Parts, Settings};
 use tao_agent::tools::{builtin, Registry};

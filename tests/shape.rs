@@ -164,6 +164,13 @@ fn imports_only_point_down() {
         !imports["tools"].contains("llm") && !imports["llm"].contains("tools"),
         "{imports:?}"
     );
+    // The providers know no prompt format: a model is given messages and streams text. (The
+    // offline model reads its scenario's replies, so it lives with the scenarios.)
+    assert!(
+        !imports["llm"].contains("format"),
+        "src/llm imports the formats: {:?}",
+        imports["llm"]
+    );
     assert_eq!(
         floors.last().unwrap(),
         &["bindings".to_string()],

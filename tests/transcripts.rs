@@ -19,7 +19,7 @@
 use std::rc::Rc;
 use tao_agent::format::{Format, Lang};
 use tao_agent::host::{block_on, NativeHost};
-use tao_agent::llm::scripted::{Policy, Scripted};
+use tao_agent::scenarios::scripted::{Policy, Scripted};
 use tao_agent::{scenarios, settings, Agent, Config};
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/transcripts");

@@ -14,7 +14,7 @@ use tao_agent::host::{block_on, LocalBoxFuture, NativeHost};
 use tao_agent::json;
 use tao_agent::json::Value;
 use tao_agent::llm::http::{Body, HttpRequest, HttpResponse, Method, Transport};
-use tao_agent::llm::scripted::{Policy, Scripted};
+use tao_agent::scenarios::scripted::{Policy, Scripted};
 use tao_agent::tools::wikipedia::{self, Wiki};
 use tao_agent::tools::{Registry, Tool, ToolError};
 use tao_agent::{Agent, Config, Error, StopReason};

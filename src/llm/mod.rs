@@ -3,8 +3,10 @@
 //! A model receives the prompt as chat messages and streams its reply as text deltas. The
 //! caller reads each delta as it arrives and may say "stop" (by returning `false`): that is how
 //! the stop sequence at `Observation` is enforced on the client side even when a provider
-//! ignores `stop`, and how an abort ends a stream at once. The scripted model is a provider like
-//! any other (the offline default), not a test helper.
+//! ignores `stop`, and how an abort ends a stream at once. Anything that implements [`Model`]
+//! plays one: the providers here, a JS function in a page, and the scripted model that plays
+//! the built-in scenarios offline (`crate::scenarios::scripted`, which lives with them since it
+//! reads replies in their formats; this module knows no prompt format).
 //!
 //! Providers over HTTP: [`openai`] (Chat Completions: OpenAI, Ollama, LM Studio, vLLM,
 //! llama.cpp, OpenRouter, Groq, DeepSeek, DashScope, Gemini's compatible endpoint) and
@@ -29,7 +31,6 @@ pub mod http;
 #[cfg(feature = "providers")]
 pub mod openai;
 pub mod provider;
-pub mod scripted;
 #[cfg(feature = "providers")]
 pub mod sse;
 

@@ -10,7 +10,7 @@
 //! Replies are streamed in small deltas with a configurable delay so a page shows them
 //! arriving, and the stream stops as soon as the reader says so (the client-side stop).
 
-use super::{Delta, Model, OnDelta, Reply, Request, Role, ToolCall};
+use crate::llm::{Delta, Model, OnDelta, Reply, Request, Role, ToolCall};
 use crate::error::Error;
 use crate::format::parse::{parse, Verdict};
 use crate::format::{Format, Lang, Move};
@@ -319,7 +319,7 @@ impl Scripted {
 
 /// How many steps the prompt shows were taken, as a real model would read it: its own turns,
 /// and the steps a long run's summary stands for ("Summary of steps 1-N", see `crate::prompt`).
-fn turns_taken(messages: &[super::Message]) -> usize {
+fn turns_taken(messages: &[crate::llm::Message]) -> usize {
     let own = messages
         .iter()
         .filter(|m| m.role == Role::Assistant)
