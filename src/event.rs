@@ -7,11 +7,12 @@
 
 use crate::json::Value;
 use crate::to_json::{JsonWriter, ToJson};
-use crate::trajectory::{MemoKind, StopReason};
+use crate::trajectory::{MemoKind, Stats, StopReason};
 
 /// What happens during a run, as it happens (the page draws these; tests check their order).
-/// In every variant `index` is the 1-based step number and `text` the payload; `call` is the
-/// position of a tool call among those of its reply (0 unless the model made several at once).
+/// In every variant `index` is the 1-based step number and `text` the payload; `tool_call` is
+/// the position of a tool call among those of its reply (0 unless the model made several at
+/// once), and `n` the number of a model call within its step.
 #[allow(missing_docs)] // the fields are named for what they hold; see above
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event<'a> {
@@ -20,7 +21,7 @@ pub enum Event<'a> {
     /// Model call `n` of the step begins. `retry`: it asks again because the previous reply
     /// could not be read (a bad call, as the paper counts them); a call after a change of
     /// format is not one.
-    Call { index: u32, n: u32, retry: bool },
+    ModelCall { index: u32, n: u32, retry: bool },
     /// A streamed piece of the model's reply.
     Token { index: u32, text: &'a str },
     /// A streamed piece of the model's reasoning (reasoning models), before its reply.
@@ -30,21 +31,21 @@ pub enum Event<'a> {
     /// The step's action is known.
     Action {
         index: u32,
-        call: u32,
+        tool_call: u32,
         tool: &'a str,
         input: &'a Value,
     },
     /// A tool that needs approval was approved or denied by the user.
     Approval {
         index: u32,
-        call: u32,
+        tool_call: u32,
         tool: &'a str,
         approved: bool,
     },
     /// What the tool returned, and the fuel it burned when it is a sandboxed wasm tool.
     Observation {
         index: u32,
-        call: u32,
+        tool_call: u32,
         text: &'a str,
         fuel: Option<u64>,
         picture: Option<&'a Value>,
@@ -52,7 +53,7 @@ pub enum Event<'a> {
     /// The reply could not be used; `message` is what the model is told.
     Repair {
         index: u32,
-        call: u32,
+        tool_call: u32,
         why: &'a str,
         message: &'a str,
     },
@@ -77,6 +78,10 @@ pub enum Event<'a> {
         text: &'a str,
         by_model: bool,
     },
+    /// The run's counts, computed from the trajectory: as each model call begins (counting it,
+    /// and the reply before it when that one was asked again), and once a step's tools have
+    /// answered. What a page shows as the run goes; the trajectory's own `stats` at its end.
+    Stats(&'a Stats),
     /// The run ended.
     Stopped {
         reason: StopReason,
@@ -90,8 +95,8 @@ impl ToJson for Event<'_> {
     fn write_json(&self, out: &mut JsonWriter) {
         match self {
             Event::Step { index } => out.object(&[("type", &"step"), ("index", index)]),
-            Event::Call { index, n, retry } => out.object(&[
-                ("type", &"call"),
+            Event::ModelCall { index, n, retry } => out.object(&[
+                ("type", &"model_call"),
                 ("index", index),
                 ("n", n),
                 ("retry", retry),
@@ -107,51 +112,51 @@ impl ToJson for Event<'_> {
             }
             Event::Action {
                 index,
-                call,
+                tool_call,
                 tool,
                 input,
             } => out.object(&[
                 ("type", &"action"),
                 ("index", index),
-                ("call", call),
+                ("tool_call", tool_call),
                 ("tool", tool),
                 ("input", input),
             ]),
             Event::Approval {
                 index,
-                call,
+                tool_call,
                 tool,
                 approved,
             } => out.object(&[
                 ("type", &"approval"),
                 ("index", index),
-                ("call", call),
+                ("tool_call", tool_call),
                 ("tool", tool),
                 ("approved", approved),
             ]),
             Event::Observation {
                 index,
-                call,
+                tool_call,
                 text,
                 fuel,
                 picture,
             } => out.object(&[
                 ("type", &"observation"),
                 ("index", index),
-                ("call", call),
+                ("tool_call", tool_call),
                 ("text", text),
                 ("fuel", fuel),
                 ("picture", picture),
             ]),
             Event::Repair {
                 index,
-                call,
+                tool_call,
                 why,
                 message,
             } => out.object(&[
                 ("type", &"repair"),
                 ("index", index),
-                ("call", call),
+                ("tool_call", tool_call),
                 ("why", why),
                 ("message", message),
             ]),
@@ -186,6 +191,7 @@ impl ToJson for Event<'_> {
                 ("text", text),
                 ("by_model", by_model),
             ]),
+            Event::Stats(stats) => out.object(&[("type", &"stats"), ("stats", stats)]),
             Event::Stopped { reason, message } => out.object(&[
                 ("type", &"stopped"),
                 ("reason", reason),

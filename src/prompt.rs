@@ -80,13 +80,12 @@ fn say(messages: &mut Vec<Message>, text: String) {
 
 /// Step `step` as the model reads it: its own turn, then the observation.
 fn turn(format: Format, step: &Step, messages: &mut Vec<Message>) {
-    let observation = step.observation.as_deref();
     // A reply that could not be read is shown as the model wrote it, so it can see its mistake
     // next to the repair observation; a good one is shown in canonical form. (A native tool
     // call stays a call even when its input was refused: the APIs expect every call to be
     // answered by a tool result, and the repair is that result.)
-    let repaired = step.repair.is_some() && !format.is_native();
-    let next = match (repaired, &step.action, &step.answer) {
+    let repaired = step.repaired() && !format.is_native();
+    let next = match (repaired, step.action(), &step.answer) {
         (false, Some(action), _) => Move::Act {
             tool: &action.tool,
             input: &action.input,
@@ -94,7 +93,7 @@ fn turn(format: Format, step: &Step, messages: &mut Vec<Message>) {
         (false, None, Some(answer)) => Move::Answer(answer),
         _ => {
             messages.push(Message::new(Role::Assistant, step.raw().trim()));
-            if let Some(observation) = observation {
+            if let Some(observation) = step.observation() {
                 let text = match format.is_native() {
                     true => observation.to_string(),
                     false => format.observation(step.index, observation),
@@ -105,49 +104,46 @@ fn turn(format: Format, step: &Step, messages: &mut Vec<Message>) {
         }
     };
     if format.is_native() {
-        let acted = matches!(next, Move::Act { .. });
-        let Some(action) = step.action.as_ref().filter(|_| acted) else {
-            let answer = step.answer.as_deref().unwrap_or("");
-            return messages.push(Message::new(Role::Assistant, answer));
-        };
-        // The step's own call, then the others of the same reply, each under its id.
-        let own = std::iter::once((action, observation));
-        let others = step
-            .parallel
-            .iter()
-            .map(|p| (&p.action, p.observation.as_deref()));
-        let calls = own.chain(others).enumerate().map(|(k, (a, seen))| {
-            let id =
-                a.id.clone()
-                    .unwrap_or_else(|| tools::call_id(step.index, k));
-            let (name, arguments) = (a.tool.clone(), a.input.clone());
-            (
-                ToolCall {
-                    id,
-                    name,
-                    arguments,
-                },
-                seen.unwrap_or(""),
-            )
-        });
-        let thinking = step.calls.last().and_then(|c| c.thinking.as_ref());
-        return tools::turn(&step.thought, calls.collect(), thinking, messages);
+        return native_turn(step, matches!(next, Move::Act { .. }), messages);
     }
+    // Each action of the step (one in text ReAct; several when `auto` fell back to text after
+    // a native reply made several calls), with its observation.
     let text = format.turn(step.index, &step.thought, next);
     messages.push(Message::new(Role::Assistant, text));
-    if let Some(observation) = observation {
-        let text = format.observation(step.index, observation);
-        messages.push(Message::new(Role::User, text));
-    }
-    // The other calls of a native step, read as text once `auto` fell back to it: each an
-    // action of its own, with its observation.
-    for p in &step.parallel {
-        let (tool, input) = (&p.action.tool, &p.action.input);
-        let text = format.turn(step.index, "", Move::Act { tool, input });
-        messages.push(Message::new(Role::Assistant, text));
-        if let Some(observation) = &p.observation {
+    for (k, call) in step.tool_calls.iter().enumerate() {
+        if k > 0 {
+            let (tool, input) = (&call.action.tool, &call.action.input);
+            let text = format.turn(step.index, "", Move::Act { tool, input });
+            messages.push(Message::new(Role::Assistant, text));
+        }
+        if let Some(observation) = &call.observation {
             let text = format.observation(step.index, observation);
             messages.push(Message::new(Role::User, text));
         }
     }
+}
+
+/// A step in native tool calling: the assistant turn with its calls, each under its id, then
+/// a tool message answering each; or the answer.
+fn native_turn(step: &Step, acted: bool, messages: &mut Vec<Message>) {
+    if !acted || step.tool_calls.is_empty() {
+        let answer = step.answer.as_deref().unwrap_or("");
+        return messages.push(Message::new(Role::Assistant, answer));
+    }
+    let calls = step.tool_calls.iter().enumerate().map(|(k, call)| {
+        let a = &call.action;
+        let id = (a.id.clone()).unwrap_or_else(|| tools::call_id(step.index, k));
+        let (name, arguments) = (a.tool.clone(), a.input.clone());
+        let seen = call.observation.as_deref().unwrap_or("");
+        (
+            ToolCall {
+                id,
+                name,
+                arguments,
+            },
+            seen,
+        )
+    });
+    let thinking = step.model_calls.last().and_then(|c| c.thinking.as_ref());
+    tools::turn(&step.thought, calls.collect(), thinking, messages)
 }

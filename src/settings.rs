@@ -20,8 +20,8 @@ use crate::json::{Map, Value};
 #[cfg(feature = "providers")]
 use crate::llm::http::HttpModel;
 use crate::llm::provider::{Api, Settings as Endpoint, FIRST_BYTE_MS, IDLE_MS};
-use crate::scenarios::scripted::{Policy, Scripted};
 use crate::llm::Model;
+use crate::scenarios::scripted::{Policy, Scripted};
 use crate::scenarios::{self, Scenario};
 use crate::tools::docs;
 pub use crate::tools::docs::Docs;

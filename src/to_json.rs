@@ -48,12 +48,16 @@ pub struct JsonWriter {
 }
 
 impl JsonWriter {
-    /// Writes an object with these fields, in this order.
-    pub fn object(&mut self, fields: &[(&str, &dyn ToJson)]) {
+    /// Writes an object with these fields, in this order (named by the program, not by data:
+    /// their names need no escape).
+    pub fn object(&mut self, fields: &[(&'static str, &dyn ToJson)]) {
         self.open('{');
         for (i, (key, value)) in fields.iter().enumerate() {
             self.item(i);
-            self.key(key);
+            // A field's name is the program's own, a plain word: no escape to look for.
+            self.text.push('"');
+            self.text.push_str(key);
+            self.text.push_str(if self.pretty { "\": " } else { "\":" });
             value.write_json(self);
         }
         self.close('}', fields.len());

@@ -36,7 +36,7 @@ pub fn record(trajectory: &Trajectory, agent: &Agent, extra: &Map<String, Value>
         // The request of step k+1: the rendering of the k steps before it.
         let earlier = trajectory.before(k as u32 + 1);
         let (prompt, tools) = (agent.prompt(&earlier), agent.tool_specs(&earlier));
-        let action = step.action.as_ref().map(|a| {
+        let action = step.action().map(|a| {
             object(vec![
                 ("tool", Value::from(a.tool.as_str())),
                 ("input", a.input.clone()),
@@ -49,7 +49,7 @@ pub fn record(trajectory: &Trajectory, agent: &Agent, extra: &Map<String, Value>
             ("reply", step.raw().into()),
             ("thought", step.thought.as_str().into()),
             ("action", action.unwrap_or(Value::Null)),
-            ("observation", step.observation.as_deref().into()),
+            ("observation", step.observation().into()),
             ("answer", step.answer.as_deref().into()),
         ]));
     }

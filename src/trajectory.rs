@@ -7,11 +7,13 @@
 //! its prompt string as `traj` for the same reason). Even the counts the paper reports
 //! (`n_calls`, `n_badcalls`) are computed from the steps, never kept beside them.
 //!
-//! On disk it is a versioned JSON document, `{"format": "tao-trajectory", "version": 4, ...}`.
+//! On disk it is a versioned JSON document, `{"format": "tao-trajectory", "version": 5, ...}`.
 //! Reading one never panics: a malformed file, or one from a newer tao, is a clear error.
 //! Older files still read: version 1 (before steps recorded each model call), version 2
 //! (before a step could hold several tool calls, actions kept the provider's call id and
-//! model calls their reasoning) and version 3 (before memos and pictures).
+//! model calls their reasoning), version 3 (before memos and pictures) and version 4 (a step's
+//! first tool call in the step's own fields, the others in `parallel`; its model calls in
+//! `calls`).
 
 pub use crate::chat::{Thinking, Usage};
 use crate::error::{Error, ErrorKind};
@@ -24,7 +26,7 @@ use crate::to_json::{JsonWriter, ToJson};
 /// The document type written in every exported trajectory.
 pub const DOCUMENT_FORMAT: &str = "tao-trajectory";
 /// The version this tao writes (and the newest it reads).
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 
 /// A whole run.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -90,57 +92,45 @@ pub struct Step {
     pub index: u32,
     /// The model's reasoning before it acted.
     pub thought: String,
-    /// The tool call, when the model acted.
-    pub action: Option<Action>,
+    /// The tools the model called, in its order (one in text ReAct; several when a native
+    /// reply made several calls at once), each with what came of it.
+    pub tool_calls: Vec<ToolCall>,
     /// The final answer, when the model finished.
     pub answer: Option<String>,
-    /// What the tool returned, or the repair message the model will read. `None` after an
-    /// action means the tool has not run yet: the run is paused before the tool call.
-    pub observation: Option<String>,
-    /// Set when the reply could not be used: why, and what the model was told.
+    /// Set when the reply itself could not be used (no readable action, an unknown tool): why,
+    /// and what the model is told, which it reads as the step's observation.
     pub repair: Option<Repair>,
     /// The model calls of this step, in order: the last one is the reply the step is made of;
     /// those before it were asked again (see [`ModelCall::retried`]) or answered before a
     /// change of format.
-    pub calls: Vec<ModelCall>,
+    pub model_calls: Vec<ModelCall>,
     /// What the reader of this step should know (text ignored, stream cut, ...).
     pub notes: Vec<String>,
     /// Set when the run changed format in this step (`auto` falling back to text ReAct).
     pub switch: Option<Switch>,
-    /// Whether the user approved the call, for a tool that needs approval.
-    pub approved: Option<bool>,
-    /// The fuel a sandboxed wasm tool burned in this step's call.
-    pub fuel: Option<u64>,
-    /// Milliseconds the whole step took (model calls, tool, approval).
+    /// Milliseconds the whole step took (model calls, tools, approval).
     pub ms: f64,
-    /// Milliseconds the tool took.
-    pub tool_ms: f64,
-    /// The other tool calls of the same reply, when the model made several at once (native
-    /// tool calling): the step's own `action` is the first, these follow in the model's order,
-    /// each with its own observation.
-    pub parallel: Vec<ParallelCall>,
-    /// A picture the tool returned with its observation (a chart: `{kind, title, x, y}`), drawn
-    /// by the page from its numbers; the model reads only the observation.
-    pub picture: Option<Value>,
 }
 
-/// A tool call made in the same reply as the step's `action`, and what became of it (the same
-/// fields as the step's own call).
+/// One call of a tool: the action the model chose, and what came of it.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct ParallelCall {
-    /// The tool call.
+pub struct ToolCall {
+    /// The tool and its input.
     pub action: Action,
-    /// What the tool returned, or the repair; `None` until it has run.
+    /// What the tool returned, or the repair message the model will read. `None` until the
+    /// tool has run: the run is paused before the tool call.
     pub observation: Option<String>,
-    /// Set when its input did not fit the tool.
+    /// Set when its input did not fit the tool (or repeated the step before's): why, and what
+    /// the model is told.
     pub repair: Option<Repair>,
     /// Whether the user approved it, for a tool that needs approval.
     pub approved: Option<bool>,
     /// The fuel a sandboxed wasm tool burned.
     pub fuel: Option<u64>,
     /// Milliseconds the tool took.
-    pub tool_ms: f64,
-    /// A picture the tool returned with its observation (see [`Step::picture`]).
+    pub ms: f64,
+    /// A picture the tool returned with its observation (a chart: `{kind, title, x, y}`), drawn
+    /// by the page from its numbers; the model reads only the observation.
     pub picture: Option<Value>,
 }
 
@@ -290,16 +280,8 @@ impl Trajectory {
     /// tool call (the first such, when the step made several calls).
     pub fn pending_action(&self) -> Option<&Action> {
         let step = self.steps.last()?;
-        let own = step
-            .observation
-            .is_none()
-            .then_some(step.action.as_ref())
-            .flatten();
-        own.or_else(|| {
-            step.action.as_ref()?;
-            let waiting = step.parallel.iter().find(|p| p.observation.is_none());
-            waiting.map(|p| &p.action)
-        })
+        let waiting = step.tool_calls.iter().find(|t| t.observation.is_none());
+        waiting.map(|t| &t.action)
     }
 
     /// The trajectory as it stood when step `index` (1-based) was about to call the model: the
@@ -340,7 +322,7 @@ impl Trajectory {
         let interrupted = self
             .steps
             .last()
-            .is_some_and(|s| s.action.is_none() && s.answer.is_none() && s.observation.is_none());
+            .is_some_and(|s| s.tool_calls.is_empty() && s.answer.is_none() && s.repair.is_none());
         if interrupted {
             self.steps.pop();
         }
@@ -348,15 +330,20 @@ impl Trajectory {
 
     /// The counts over the run, from its steps.
     pub fn stats(&self) -> Stats {
-        let mut stats = Stats {
-            steps: self.steps.len() as u32,
-            ..Stats::default()
-        };
-        for step in &self.steps {
-            stats.n_calls += step.calls.len() as u32;
-            stats.n_badcalls += step.calls.iter().filter(|c| c.retried.is_some()).count() as u32;
+        self.stats_with(None)
+    }
+
+    /// The counts over the run and `current`, a step in progress that is not in the trajectory
+    /// yet (its model calls so far, the one in flight included): what a page shows live.
+    pub fn stats_with(&self, current: Option<&Step>) -> Stats {
+        let mut stats = Stats::default();
+        for step in self.steps.iter().chain(current) {
+            let retried = step.model_calls.iter().filter(|c| c.retried.is_some());
+            let repaired = step.tool_calls.iter().filter(|t| t.repair.is_some());
+            stats.steps += 1;
+            stats.n_calls += step.model_calls.len() as u32;
+            stats.n_badcalls += (retried.count() + repaired.count()) as u32;
             stats.n_badcalls += u32::from(step.repair.is_some());
-            stats.n_badcalls += step.parallel.iter().filter(|p| p.repair.is_some()).count() as u32;
             stats.elapsed_ms += step.ms;
             let usage = step.usage().unwrap_or_default();
             stats.prompt_tokens += usage.prompt_tokens;
@@ -396,7 +383,7 @@ impl Trajectory {
             }
         }
         match object.get("version").and_then(Value::as_u64) {
-            Some(1..=4) => {}
+            Some(1..=5) => {}
             Some(v) if v > u64::from(VERSION) => {
                 return Err(Error::format(format!(
                     "this trajectory was written by a newer tao (version {v}); this tao reads versions 1 to {VERSION}: update tao to open it"
@@ -423,12 +410,33 @@ impl Step {
 
     /// The reply the step is made of: its last model call's (empty before any call).
     pub fn raw(&self) -> &str {
-        self.calls.last().map_or("", |c| c.raw.as_str())
+        self.model_calls.last().map_or("", |c| c.raw.as_str())
+    }
+
+    /// Its first action, when the model acted (text ReAct has one a step).
+    pub fn action(&self) -> Option<&Action> {
+        self.tool_calls.first().map(|t| &t.action)
+    }
+
+    /// What the model reads after its move: the repair of a reply it could not use, else what
+    /// its first tool call observed (or that call's repair).
+    pub fn observation(&self) -> Option<&str> {
+        match &self.repair {
+            Some(repair) => Some(&repair.message),
+            None => self.tool_calls.first()?.observation.as_deref(),
+        }
+    }
+
+    /// Whether the model's move was repaired: the reply could not be used, or its first
+    /// action did not fit its tool.
+    pub fn repaired(&self) -> bool {
+        let first = self.tool_calls.first();
+        self.repair.is_some() || first.is_some_and(|t| t.repair.is_some())
     }
 
     /// The tokens of all its model calls, when any reported them.
     pub fn usage(&self) -> Option<Usage> {
-        self.calls
+        self.model_calls
             .iter()
             .filter_map(|c| c.usage)
             .reduce(|mut a, b| {
@@ -439,21 +447,22 @@ impl Step {
 
     /// Characters saved by stopping its streams at invented observations.
     pub fn saved_chars(&self) -> u32 {
-        self.calls.iter().map(|c| c.saved_chars).sum()
+        self.model_calls.iter().map(|c| c.saved_chars).sum()
     }
 
-    /// Whether its action failed: a repair, a tool error, or a denied approval.
+    /// Whether its move failed: a repair, a tool error, or a denied approval.
     pub fn failed(&self) -> bool {
+        let first = self.tool_calls.first();
         failed(
-            self.repair.is_some(),
-            self.observation.as_deref(),
-            self.approved,
+            self.repaired(),
+            self.observation(),
+            first.and_then(|t| t.approved),
         )
     }
 
     /// Milliseconds spent waiting for (and reading) the model, over all its calls.
     pub fn model_ms(&self) -> f64 {
-        self.calls.iter().map(|c| c.ms).sum()
+        self.model_calls.iter().map(|c| c.ms).sum()
     }
 }
 
@@ -510,27 +519,21 @@ impl StopReason {
 json_struct!(Step {
     index,
     thought,
-    action,
+    tool_calls,
     answer,
-    observation,
     repair,
-    calls,
+    model_calls,
     notes,
     switch,
-    approved,
-    fuel,
-    ms,
-    tool_ms,
-    parallel,
-    picture
-} then upgrade_v1);
-json_struct!(ParallelCall {
+    ms
+} then upgrade);
+json_struct!(ToolCall {
     action (required),
     observation,
     repair,
     approved,
     fuel,
-    tool_ms,
+    ms,
     picture
 });
 json_struct!(Memo {
@@ -629,8 +632,8 @@ impl MemoSource {
     /// What a memo on `trajectory` is written from.
     pub fn of(trajectory: &Trajectory) -> Self {
         let step = |s: &Step| {
-            let action = s.action.as_ref().map(|a| (a.tool.as_str(), &a.input));
-            MemoStep::new(s.index, action, s.observation.as_deref(), s.failed())
+            let action = s.action().map(|a| (a.tool.as_str(), &a.input));
+            MemoStep::new(s.index, action, s.observation(), s.failed())
         };
         let summary = trajectory.summary();
         MemoSource {
@@ -659,13 +662,26 @@ impl MemoSource {
             .filter(|m| m.get("kind").and_then(Value::as_str) == Some("summary"));
         let summary = summaries.max_by_key(|m| number(m, "covers"));
         let steps = list(document, "steps");
+        // As `MemoSource::of` reads a step: its first tool call, or the repair of its reply.
         let step = |s: &Value| {
-            let action = s.get("action").filter(|a| a.is_object());
+            let first = list(s, "tool_calls").first().filter(|t| t.is_object());
+            let action = first
+                .and_then(|t| t.get("action"))
+                .filter(|a| a.is_object());
             let tool = action.and_then(|a| a.get("tool")).and_then(Value::as_str);
             let input = action.and_then(|a| a.get("input"));
-            let observation = s.get("observation").and_then(Value::as_str);
-            let repaired = s.get("repair").is_some_and(|r| !r.is_null());
-            let approved = s.get("approved").and_then(Value::as_bool);
+            let repair = |v: &Value| v.get("repair").filter(|r| r.is_object()).cloned();
+            let step_repair = repair(s);
+            let observation = match &step_repair {
+                Some(r) => r.get("message").and_then(Value::as_str),
+                None => first
+                    .and_then(|t| t.get("observation"))
+                    .and_then(Value::as_str),
+            };
+            let repaired = step_repair.is_some() || first.and_then(repair).is_some();
+            let approved = first
+                .and_then(|t| t.get("approved"))
+                .and_then(Value::as_bool);
             let failed = failed(repaired, observation, approved);
             MemoStep::new(number(s, "index"), tool.zip(input), observation, failed)
         };
@@ -801,13 +817,64 @@ impl ToJson for StopReason {
     }
 }
 
+/// A step as versions 1 to 4 wrote it, read into version 5's shape (a version 5 step has none
+/// of their fields, and nothing is upgraded). Version 4 kept the first tool call in the step's
+/// own fields (`action`, `observation`, `repair`, `approved`, `fuel`, `tool_ms`, `picture`),
+/// the others in `parallel`, and the model calls in `calls`; a repair without an action was the
+/// reply's. Version 1 is first read into version 2's shape ([`upgrade_v1`]).
+fn upgrade(o: &Object, step: &mut Step) -> Result<(), String> {
+    if o.has("calls") {
+        step.model_calls = o.required("calls")?;
+    }
+    let tool_ms = upgrade_v1(o, step)?;
+    let action: Option<Action> = o.or_default("action")?;
+    let repair: Option<Repair> = o.or_default("repair")?;
+    match action {
+        Some(action) => {
+            let mut first = ToolCall {
+                action,
+                repair,
+                ms: tool_ms,
+                ..ToolCall::default()
+            };
+            o.read("observation", &mut first.observation)?;
+            o.read("approved", &mut first.approved)?;
+            o.read("fuel", &mut first.fuel)?;
+            o.read("tool_ms", &mut first.ms)?;
+            o.read("picture", &mut first.picture)?;
+            step.tool_calls.push(first);
+            // (Read as version 5's field of the same name too: it was the action's, not the
+            // reply's.)
+            step.repair = None;
+        }
+        None => step.repair = step.repair.take().or(repair),
+    }
+    let parallel: Vec<Value> = o.or_default("parallel")?;
+    for call in &parallel {
+        let call = Object::new(call, "struct ParallelCall")?;
+        let mut other = ToolCall {
+            action: call.required("action")?,
+            ..ToolCall::default()
+        };
+        call.read("observation", &mut other.observation)?;
+        call.read("repair", &mut other.repair)?;
+        call.read("approved", &mut other.approved)?;
+        call.read("fuel", &mut other.fuel)?;
+        call.read("tool_ms", &mut other.ms)?;
+        call.read("picture", &mut other.picture)?;
+        step.tool_calls.push(other);
+    }
+    Ok(())
+}
+
 /// A step as version 1 wrote it, read into version 2's shape: its retried replies (`retries`)
-/// and the reply it is made of (`raw`) become its `calls`, the last carrying the time and
-/// tokens of them all (version 1 kept only the sums). Written by hand over the reads the
-/// version 2 fields already use, so reading old files costs almost no code (size).
-fn upgrade_v1(o: &Object, step: &mut Step) -> Result<(), String> {
+/// and the reply it is made of (`raw`) become its model calls, the last carrying the time and
+/// tokens of them all (version 1 kept only the sums); returns the time its tool took. Written by
+/// hand over the reads the version 2 fields already use, so reading old files costs almost no
+/// code (size).
+fn upgrade_v1(o: &Object, step: &mut Step) -> Result<f64, String> {
     if o.has("calls") || !o.has("raw") {
-        return Ok(()); // version 2 (or too little to tell): nothing to upgrade
+        return Ok(0.0); // version 2 (or too little to tell): nothing to upgrade
     }
     let retries: Value = o.or_default("retries")?;
     for retry in retries.as_array().into_iter().flatten() {
@@ -818,22 +885,23 @@ fn upgrade_v1(o: &Object, step: &mut Step) -> Result<(), String> {
         retry.read("why", &mut repair.why)?;
         retry.read("message", &mut repair.message)?;
         call.retried = Some(repair);
-        step.calls.push(call);
+        step.model_calls.push(call);
     }
     let mut call = ModelCall::default();
     o.read("raw", &mut call.raw)?;
     o.read("usage", &mut call.usage)?;
     o.read("saved_chars", &mut call.saved_chars)?;
+    let mut tool_ms = 0.0;
     if o.has("timing") {
         let timing = o.required::<Value>("timing")?;
         let timing = Object::new(&timing, "struct Timing")?;
         timing.read("model_ms", &mut call.ms)?;
         timing.read("first_token_ms", &mut call.first_token_ms)?;
-        timing.read("tool_ms", &mut step.tool_ms)?;
+        timing.read("tool_ms", &mut tool_ms)?;
     }
-    step.ms = call.ms + step.tool_ms;
-    step.calls.push(call);
-    Ok(())
+    step.ms = call.ms + tool_ms;
+    step.model_calls.push(call);
+    Ok(tool_ms)
 }
 
 impl Trajectory {
@@ -852,42 +920,43 @@ impl Trajectory {
                     switch.why
                 );
             }
-            for call in &step.calls {
+            for call in &step.model_calls {
                 if let Some(retried) = &call.retried {
                     // The reply quoted as a JSON string (its line ends shown as `\n`).
                     let raw = crate::to_json::to_string(&call.raw);
                     out += &format!("  (retried: {} — {raw})\n", retried.why.name());
                 }
             }
-            if let Some(thinking) = step.calls.last().and_then(|c| c.thinking.as_ref()) {
+            if let Some(thinking) = step.model_calls.last().and_then(|c| c.thinking.as_ref()) {
                 out += &format!("  Reasoning: {}\n", thinking.text.trim());
             }
             if !step.thought.is_empty() {
                 out += &format!("  Thought: {}\n", step.thought);
             }
-            if let Some(action) = &step.action {
-                out += &format!("  Action: {}[{}]\n", action.tool, input_text(&action.input));
-            }
-            for note in &step.notes {
-                out += &format!("  Note: {note}\n");
-            }
-            match (&step.repair, &step.observation) {
-                (Some(repair), _) => {
-                    out += &format!("  Repair ({}): {}\n", repair.why.name(), repair.message)
-                }
-                (None, Some(observation)) => out += &format!("  Observation: {observation}\n"),
-                (None, None) => {}
-            }
-            for p in &step.parallel {
-                let a = &p.action;
+            // Each action with what came of it; the step's notes after its first action.
+            let outcome =
+                |repair: &Option<Repair>, observation: &Option<String>| match (repair, observation)
+                {
+                    (Some(r), _) => format!("  Repair ({}): {}\n", r.why.name(), r.message),
+                    (None, Some(observation)) => format!("  Observation: {observation}\n"),
+                    (None, None) => String::new(),
+                };
+            let notes: String = step
+                .notes
+                .iter()
+                .map(|n| format!("  Note: {n}\n"))
+                .collect();
+            for (k, call) in step.tool_calls.iter().enumerate() {
+                let a = &call.action;
                 out += &format!("  Action: {}[{}]\n", a.tool, input_text(&a.input));
-                match (&p.repair, &p.observation) {
-                    (Some(repair), _) => {
-                        out += &format!("  Repair ({}): {}\n", repair.why.name(), repair.message)
-                    }
-                    (None, Some(observation)) => out += &format!("  Observation: {observation}\n"),
-                    (None, None) => {}
+                if k == 0 {
+                    out += &notes;
                 }
+                out += &outcome(&call.repair, &call.observation);
+            }
+            if step.tool_calls.is_empty() {
+                out += &notes;
+                out += &outcome(&step.repair, &None);
             }
             if let Some(answer) = &step.answer {
                 out += &format!("  Answer: {answer}\n");

@@ -5,8 +5,8 @@ use tao_agent::format::parse::Why;
 use tao_agent::format::{Format, Lang};
 use tao_agent::host::{block_on, NativeHost};
 use tao_agent::json;
-use tao_agent::scenarios::scripted::{Policy, Scripted};
 use tao_agent::llm::Role;
+use tao_agent::scenarios::scripted::{Policy, Scripted};
 use tao_agent::tools::{FnTool, Registry, ToolError, ToolOutput, ToolSpec};
 use tao_agent::{scenarios, settings, Agent, Config, Event, StopReason};
 
@@ -44,8 +44,8 @@ fn event_trace(agent: &Agent, task: &str) -> Vec<String> {
         trace.push(match e {
             Event::Step { index } => format!("step:{index}"),
             // Each step's first call goes without saying; a second one is the model asked again.
-            Event::Call { n: 1, .. } => return,
-            Event::Call { index, n, .. } => format!("call:{index}:{n}"),
+            Event::ModelCall { n: 1, .. } => return,
+            Event::ModelCall { index, n, .. } => format!("call:{index}:{n}"),
             Event::Token { .. } => "token".into(),
             Event::Reasoning { index, .. } => format!("reasoning:{index}"),
             Event::Thought { index, .. } => format!("thought:{index}"),
@@ -59,6 +59,9 @@ fn event_trace(agent: &Agent, task: &str) -> Vec<String> {
             Event::Switch { index, to, .. } => format!("switch:{index}:{to}"),
             Event::Answer { index, .. } => format!("answer:{index}"),
             Event::Memo { kind, after, .. } => format!("{}:{after}", kind.name()),
+            // The counts as each model call begins (counting it) and once the tools have
+            // answered: steps, model calls, bad calls.
+            Event::Stats(s) => format!("stats:{}:{}:{}", s.steps, s.n_calls, s.n_badcalls),
             Event::Stopped { reason, .. } => format!("stopped:{}", reason.name()),
         })
     }));
@@ -80,12 +83,15 @@ fn events_arrive_in_loop_order() {
         event_trace(&agent, "greet"),
         [
             "step:1",
+            "stats:1:1:0",
             "token",
             "thought:1",
             "token",
             "action:1:echo",
             "observation:1",
+            "stats:1:1:0",
             "step:2",
+            "stats:2:2:0",
             "token",
             "thought:2",
             "answer:2",
@@ -207,9 +213,9 @@ fn abort_stops_mid_stream_and_keeps_the_steps_so_far() {
         2,
         "the interrupted step is kept with what streamed"
     );
-    assert_eq!(t.steps[0].observation.as_deref(), Some("echo: 1"));
+    assert_eq!(t.steps[0].observation(), Some("echo: 1"));
     assert_eq!(t.steps[1].raw(), "Thought: two");
-    assert_eq!(t.steps[1].observation, None);
+    assert_eq!(t.steps[1].observation(), None);
 }
 
 #[test]
@@ -254,11 +260,14 @@ fn tool_errors_are_observations_and_bad_input_is_a_bad_call() {
     );
     let t = block_on(agent.run("t", &mut |_| {}));
     assert_eq!(
-        t.steps[0].observation.as_deref(),
+        t.steps[0].observation(),
         Some("Error: picky failed: it exploded")
     );
-    assert!(t.steps[0].repair.is_none());
-    let repair = t.steps[1].repair.as_ref().unwrap();
+    assert!(!t.steps[0].repaired());
+    // A bad input is the repair of the tool call, which the model reads as its observation.
+    assert!(t.steps[1].repair.is_none());
+    let repair = t.steps[1].tool_calls[0].repair.as_ref().unwrap();
+    assert_eq!(t.steps[1].observation(), Some(repair.message.as_str()));
     assert_eq!(repair.why.name(), "bad_input");
     assert!(
         repair
@@ -267,7 +276,7 @@ fn tool_errors_are_observations_and_bad_input_is_a_bad_call() {
         "{}",
         repair.message
     );
-    assert_eq!(t.steps[2].observation.as_deref(), Some("fine"));
+    assert_eq!(t.steps[2].observation(), Some("fine"));
     assert_eq!((t.stats().n_calls, t.stats().n_badcalls), (4, 1));
     assert_eq!(t.answer(), Some("ok"));
 }
@@ -353,13 +362,15 @@ fn scenario_answers_are_right() {
     assert!(water.answer().unwrap().contains("2600 ml"));
     assert_eq!(
         water.steps[2]
-            .action
-            .as_ref()
+            .action()
             .map(|a| (a.tool.as_str(), a.input.clone())),
         Some(("calculator", json!("60 * 35 + 500")))
     );
     let repair = run("format-repair");
-    let retried = repair.steps[0].calls.iter().filter(|c| c.retried.is_some());
+    let retried = repair.steps[0]
+        .model_calls
+        .iter()
+        .filter(|c| c.retried.is_some());
     assert_eq!(retried.count(), 1);
     assert!(repair.steps[0].repair.is_some());
     assert_eq!(repair.stats().n_badcalls, 2);
@@ -450,7 +461,7 @@ fn the_scripted_model_plays_native_tool_calling() {
     assert_eq!(t.format.name(), "tools");
     assert_eq!(t.steps.len(), 3);
     assert_eq!(
-        t.steps[0].action.as_ref().map(|a| a.input.clone()),
+        t.steps[0].action().map(|a| a.input.clone()),
         Some(json!({"query": "current CEO of Apple"}))
     );
     assert!(
@@ -518,7 +529,8 @@ fn a_schema_violation_is_a_repair_naming_the_field() {
         Config::default(),
     );
     let t = block_on(agent.run("convert", &mut |_| {}));
-    let repair = t.steps[0].repair.as_ref().expect("a repair");
+    assert!(t.steps[0].repair.is_none(), "the reply was read");
+    let repair = t.steps[0].tool_calls[0].repair.as_ref().expect("a repair");
     assert_eq!(repair.why.name(), "bad_input");
     assert!(
         repair.message.starts_with(
@@ -529,8 +541,8 @@ fn a_schema_violation_is_a_repair_naming_the_field() {
     );
     assert_eq!(t.stats().n_badcalls, 1);
     // The second call is coerced ("5" is a number here) and reports its fuel.
-    assert_eq!(t.steps[1].observation.as_deref(), Some("5 mi"));
-    assert_eq!(t.steps[1].fuel, Some(1234));
+    assert_eq!(t.steps[1].observation(), Some("5 mi"));
+    assert_eq!(t.steps[1].tool_calls[0].fuel, Some(1234));
     let json = tao_agent::to_json::to_string(&t);
     assert!(json.contains("\"fuel\":1234"), "{json}");
 }
@@ -605,13 +617,12 @@ fn approval_pauses_for_the_user_and_a_denial_is_an_observation() {
         *host.asked.borrow(),
         ["echo {\"text\":\"one\"}", "echo {\"text\":\"two\"}"]
     );
-    assert_eq!(t.steps[0].approved, Some(false));
+    assert_eq!(t.steps[0].tool_calls[0].approved, Some(false));
     assert!(t.steps[0]
-        .observation
-        .as_deref()
+        .observation()
         .unwrap()
         .starts_with("The user denied this call to echo."));
-    assert_eq!(t.steps[1].observation.as_deref(), Some("echo: two"));
+    assert_eq!(t.steps[1].observation(), Some("echo: two"));
     assert_eq!(
         t.stats().n_badcalls,
         0,
@@ -621,8 +632,7 @@ fn approval_pauses_for_the_user_and_a_denial_is_an_observation() {
     let agent = replay(&replies[..1], guarded_echo(), Config::default());
     let t = block_on(agent.run("echo", &mut |_| {}));
     assert!(t.steps[0]
-        .observation
-        .as_deref()
+        .observation()
         .unwrap()
         .starts_with("The user denied"));
 }
@@ -663,10 +673,10 @@ fn a_tool_that_runs_too_long_is_abandoned_and_the_run_goes_on() {
     );
     let t = block_on(agent.run("hang", &mut |_| {}));
     assert_eq!(
-        t.steps[0].observation.as_deref(),
+        t.steps[0].observation(),
         Some("Error: hang did not answer within 30 ms and was abandoned.")
     );
-    assert!(t.steps[0].tool_ms >= 30.0);
+    assert!(t.steps[0].tool_calls[0].ms >= 30.0);
     assert_eq!(t.answer(), Some("no"));
 }
 
@@ -714,7 +724,7 @@ fn a_time_budget_stops_the_run_before_the_next_model_call() {
     let elapsed = t.stats().elapsed_ms;
     assert!(elapsed >= 2000.0, "{elapsed}");
     assert!(
-        t.steps.len() >= 2 && t.steps.iter().all(|s| s.observation.is_some()),
+        t.steps.len() >= 2 && t.steps.iter().all(|s| s.observation().is_some()),
         "{}",
         t.to_text()
     );
@@ -916,6 +926,8 @@ fn a_repeated_action_is_told_apart_by_its_words_not_their_case_or_spacing() {
         Config::default(),
     );
     let t = block_on(agent.run("echo it", &mut |_| {}));
-    let why = |k: usize| t.steps[k].repair.as_ref().map(|r| r.why);
+    // A repeat is the repair of the step's tool call (the reply itself was read).
+    assert!(t.steps.iter().all(|s| s.repair.is_none()));
+    let why = |k: usize| t.steps[k].tool_calls[0].repair.as_ref().map(|r| r.why);
     assert_eq!((why(0), why(1), why(2)), (None, Some(Why::Repeated), None));
 }

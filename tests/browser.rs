@@ -35,10 +35,11 @@ async fn run(agent: &JsAgent, task: &str, options: JsValue) -> JsValue {
         .unwrap()
 }
 
-/// A JS event handler that records `type:index` into the returned array.
+/// A JS event handler that records `type:index` into the returned array (a run of tokens as one
+/// `token`; the counts as `stats:steps:n_calls:n_badcalls`).
 fn recorder() -> (Array, Function) {
     let events = Array::new();
-    let f = Function::new_with_args("e", "if (e.type !== 'token' || this[this.length - 1] !== 'token') this.push(e.type === 'token' ? 'token' : e.type + ':' + (e.index ?? e.reason))");
+    let f = Function::new_with_args("e", "if (e.type !== 'token' || this[this.length - 1] !== 'token') this.push(e.type === 'token' ? 'token' : e.type === 'stats' ? ['stats', e.stats.steps, e.stats.n_calls, e.stats.n_badcalls].join(':') : e.type + ':' + (e.index ?? e.reason))");
     (events.clone(), f.bind0(&events))
 }
 
@@ -66,7 +67,7 @@ async fn runs_a_scenario_and_returns_the_trajectory() {
         text(&t, "answer")
     );
     assert_eq!(get(&t, "steps").unchecked_into::<Array>().length(), 3);
-    assert_eq!(text(&t, "steps.0.action.tool"), "search");
+    assert_eq!(text(&t, "steps.0.tool_calls.0.action.tool"), "search");
     assert_eq!(get(&t, "stats.n_calls").as_f64(), Some(3.0));
 }
 
@@ -86,12 +87,13 @@ async fn events_arrive_in_order_while_the_run_streams() {
     .await;
     assert_eq!(text(&t, "stop.reason"), "answer");
     // In the paper format the action is the reply's last line, so the thought and the action
-    // are announced when the reply ends, after its tokens.
+    // are announced when the reply ends, after its tokens. The counts come as each model call
+    // begins (counting it) and once the tools have answered.
     #[rustfmt::skip]
     let expected = [
-        "step:1", "call:1", "token", "thought:1", "action:1", "observation:1",
-        "step:2", "call:2", "token", "thought:2", "action:2", "observation:2",
-        "step:3", "call:3", "token", "thought:3", "answer:3", "stopped:answer",
+        "step:1", "model_call:1", "stats:1:1:0", "token", "thought:1", "action:1", "observation:1", "stats:1:1:0",
+        "step:2", "model_call:2", "stats:2:2:0", "token", "thought:2", "action:2", "observation:2", "stats:2:2:0",
+        "step:3", "model_call:3", "stats:3:3:0", "token", "thought:3", "answer:3", "stopped:answer",
     ];
     assert_eq!(strings(&events), expected);
 }
@@ -123,7 +125,7 @@ async fn a_js_model_and_a_js_tool() {
     );
     let t = run_with_docs_tool(&model, tool).await;
     assert_eq!(
-        text(&t, "steps.0.observation"),
+        text(&t, "steps.0.tool_calls.0.observation"),
         "docs say: install with npm"
     );
     assert_eq!(
@@ -137,7 +139,7 @@ async fn a_js_model_and_a_js_tool() {
     let broken = Function::new_with_args("input", "throw new Error('index offline')");
     let t = run_with_docs_tool(&model, broken).await;
     assert_eq!(
-        text(&t, "steps.0.observation"),
+        text(&t, "steps.0.tool_calls.0.observation"),
         "Error: docs failed: docs threw: index offline"
     );
     assert_eq!(text(&t, "stop.reason"), "answer");
@@ -164,7 +166,7 @@ async fn abort_stops_the_run_and_keeps_the_trajectory_so_far() {
     )
     .await;
     assert_eq!(text(&t, "stop.reason"), "aborted");
-    assert!(text(&t, "steps.0.observation").contains("Tim Cook"));
+    assert!(text(&t, "steps.0.tool_calls.0.observation").contains("Tim Cook"));
     assert_eq!(get(&t, "answer"), JsValue::NULL);
 
     // A JS model that never answers is cut off by the abort too.
@@ -218,11 +220,11 @@ async fn errors_are_js_errors_with_clear_messages() {
         .unwrap();
     assert!(message(bad)
         .starts_with("unknown scenario \"nope\"; the built-in scenarios are: apple-ceo"));
-    let bad = parse_trajectory("{\"format\": \"tao-trajectory\", \"version\": 5}")
+    let bad = parse_trajectory("{\"format\": \"tao-trajectory\", \"version\": 6}")
         .err()
         .unwrap();
     assert_eq!(kind(&bad).as_deref(), Some("format"));
-    assert!(message(bad).contains("written by a newer tao (version 5)"));
+    assert!(message(bad).contains("written by a newer tao (version 6)"));
 
     // A model that throws ends the run with the error, and the trajectory is still returned.
     let throws = Function::new_with_args("messages", "throw new TypeError('bad key')");
@@ -264,10 +266,10 @@ async fn a_streaming_js_model_is_cut_at_the_invented_observation() {
     let steps: Array = get(&t, "steps").unchecked_into();
     let first = steps.get(0);
     assert!(
-        text(&first, "observation").contains("Tim Cook"),
+        text(&first, "tool_calls.0.observation").contains("Tim Cook"),
         "the real tool ran"
     );
-    let calls: Array = get(&first, "calls").unchecked_into();
+    let calls: Array = get(&first, "model_calls").unchecked_into();
     let call = calls.get(0);
     assert!(!text(&call, "raw").contains("Steve Jobs"));
     assert!(get(&call, "saved_chars").as_f64().unwrap() > 0.0);
@@ -337,7 +339,7 @@ async fn a_js_model_can_call_tools_natively_and_report_usage() {
     let agent = JsAgent::new(config).unwrap();
     let t = run(&agent, "What is 6 times 7?", JsValue::UNDEFINED).await;
     assert_eq!(text(&t, "answer"), "It is 42.");
-    assert_eq!(text(&t, "steps.0.action.tool"), "calculator");
+    assert_eq!(text(&t, "steps.0.tool_calls.0.action.tool"), "calculator");
     assert_eq!(text(&t, "steps.0.thought"), "I will calculate.");
     assert_eq!(get(&t, "stats.prompt_tokens").as_f64(), Some(50.0));
     assert_eq!(get(&t, "stats.completion_tokens").as_f64(), Some(15.0));
@@ -417,9 +419,9 @@ async fn a_run_can_be_stepped_paused_resumed_and_its_prompts_read() {
         .await
         .unwrap();
     let steps: Array = get(&t, "steps").unchecked_into();
-    assert_eq!(text(&steps.get(0), "action.tool"), "search");
+    assert_eq!(text(&steps.get(0), "tool_calls.0.action.tool"), "search");
     assert!(
-        get(&steps.get(0), "observation").is_null(),
+        get(&steps.get(0), "tool_calls.0.observation").is_null(),
         "the tool has not run"
     );
     // Another: the observation. Then resume to the end.
@@ -427,7 +429,7 @@ async fn a_run_can_be_stepped_paused_resumed_and_its_prompts_read() {
         .await
         .unwrap();
     let steps: Array = get(&t, "steps").unchecked_into();
-    assert!(text(&steps.get(0), "observation").contains("Tim Cook"));
+    assert!(text(&steps.get(0), "tool_calls.0.observation").contains("Tim Cook"));
     // A pause signal that has already fired stops at once, losing nothing.
     let pause = web_sys::AbortController::new().unwrap();
     pause.abort();

@@ -314,7 +314,7 @@ fn a_scenario_searches_its_own_pages_read_from_the_disk_without_a_network() {
         let scenario = tao_agent::scenarios::get("huawei-phone").unwrap();
         let task = scenario.task(tao_agent::format::Lang::from_name(lang).unwrap());
         let t = block_on(agent.run(task, &mut |_| {}));
-        let observation = t.steps[0].observation.clone().unwrap_or_default();
+        let observation = t.steps[0].observation().unwrap_or_default();
         assert!(
             observation.starts_with(&format!("[1] {first}")),
             "{observation}"
@@ -332,7 +332,7 @@ fn a_scenario_searches_its_own_pages_read_from_the_disk_without_a_network() {
     ]);
     let agent = offline(json!({"tools": ["search_docs"], "docs": "www/samples/huawei-phones.json", "replies": replies})).unwrap();
     let t = block_on(agent.run("Which Pura is newest?", &mut |_| {}));
-    let observation = t.steps[0].observation.clone().unwrap_or_default();
+    let observation = t.steps[0].observation().unwrap_or_default();
     assert!(
         observation.starts_with("[1] Huawei Pura 80 series launched (11 June 2025)"),
         "{observation}"

@@ -86,7 +86,7 @@ fn a_server_that_never_answers_hits_the_first_byte_timeout_and_the_steps_so_far_
     let agent = agent_over(&transport, Format::Mrkl);
     let t = block_on(agent.run("Q?", &mut |_| {}));
     assert_eq!(t.steps.len(), 1, "the first step stays");
-    assert!(t.steps[0].observation.is_some());
+    assert!(t.steps[0].observation().is_some());
     let (reason, message) = stop_of(&t);
     assert_eq!(reason, StopReason::Error);
     assert!(
@@ -263,7 +263,7 @@ fn a_reply_cut_at_the_token_limit_names_the_limit_and_its_action_does_not_run() 
     let step = &t.steps[0];
     assert!(step.raw().contains("Action Input: Tim Cook"));
     assert!(
-        step.action.is_none() && step.observation.is_none(),
+        step.tool_calls.is_empty() && step.observation().is_none(),
         "the action is not run"
     );
     assert_eq!(transport.bodies()[0]["max_tokens"], 1024);
@@ -279,14 +279,14 @@ fn every_call_of_a_parallel_reply_runs_and_goes_back_under_its_own_id() {
     let (t, _) = run(&native_agent(Api::OpenAi, &transport));
     assert_eq!(t.answer(), Some("Mobile, Alabama."));
     let step = &t.steps[0];
-    let action = step.action.as_ref().unwrap();
+    let action = step.action().unwrap();
     assert_eq!(
         (action.input["query"].as_str(), action.id.as_deref()),
         (Some("Tim Cook"), Some("call_Hq4mZ1bVf0aWc7Xk2LpT9sNe"))
     );
-    assert_eq!(step.observation.as_deref(), Some("Found: Tim Cook"));
-    assert_eq!(step.parallel.len(), 1);
-    let other = &step.parallel[0];
+    assert_eq!(step.observation(), Some("Found: Tim Cook"));
+    assert_eq!(step.tool_calls.len(), 2);
+    let other = &step.tool_calls[1];
     assert_eq!(other.action.input, json!({"query": "Apple Inc."}));
     assert_eq!(
         other.action.id.as_deref(),
@@ -330,7 +330,7 @@ fn every_call_of_a_parallel_reply_runs_and_goes_back_under_its_own_id() {
     let transport = Recorded::new(vec![flushed("anthropic-parallel-tools.sse"), done]);
     let (t, _) = run(&native_agent(Api::Anthropic, &transport));
     assert_eq!(
-        t.steps[0].parallel[0].action.id.as_deref(),
+        t.steps[0].tool_calls[1].action.id.as_deref(),
         Some("toolu_01B7mKq2xZ8pLw4nRv6tYh3s")
     );
     let sent = &transport.bodies()[1]["messages"];
@@ -356,7 +356,7 @@ fn usage_takes_the_latest_figures_and_survives_a_stream_that_fails() {
     let (reason, message) = stop_of(&t);
     assert_eq!(reason, StopReason::Error);
     assert!(message.contains("The server had an error while processing your request"));
-    let usage = t.steps[0].calls[0].usage.unwrap();
+    let usage = t.steps[0].model_calls[0].usage.unwrap();
     assert_eq!((usage.prompt_tokens, usage.completion_tokens), (64, 9));
     assert_eq!(t.stats().prompt_tokens, 64);
 }
@@ -367,13 +367,18 @@ fn reasoning_is_streamed_and_kept_and_anthropic_thinking_goes_back_with_its_tool
     let transport = Recorded::new(vec![flushed("deepseek-reasoning.sse"), status(500, "stop")]);
     let (t, events) = run(&agent_over(&transport, Format::Mrkl));
     let reasoning = "The user asks where Apple's CEO was born. I should search first.";
-    assert_eq!(
-        events.concat(),
-        events.iter().map(|e| e.as_str()).collect::<String>()
-    );
-    assert_eq!(events.len(), 4);
+    // Streamed in four pieces, which make the whole reasoning.
+    let pieces: Vec<&str> = events
+        .iter()
+        .map(|e| e.trim_start_matches("reasoning:"))
+        .collect();
+    assert_eq!(pieces.len(), 4);
+    assert_eq!(pieces.concat(), reasoning);
     let step = &t.steps[0];
-    assert_eq!(step.calls[0].thinking.as_ref().unwrap().text, reasoning);
+    assert_eq!(
+        step.model_calls[0].thinking.as_ref().unwrap().text,
+        reasoning
+    );
     assert_eq!(
         step.thought, "I need to find Apple's CEO.",
         "the reasoning is not the thought"
@@ -386,7 +391,7 @@ fn reasoning_is_streamed_and_kept_and_anthropic_thinking_goes_back_with_its_tool
         status(500, "stop"),
     ]);
     let (t, _) = run(&native_agent(Api::Anthropic, &transport));
-    let thinking = t.steps[0].calls[0].thinking.clone().unwrap();
+    let thinking = t.steps[0].model_calls[0].thinking.clone().unwrap();
     assert!(thinking.signature.starts_with("EqQBCgIYAh"));
     let sent = &transport.bodies()[1]["messages"][1];
     assert_eq!(
@@ -397,7 +402,10 @@ fn reasoning_is_streamed_and_kept_and_anthropic_thinking_goes_back_with_its_tool
     assert_eq!(sent["content"][1]["id"], "toolu_01Xy9kQ2wE4rT6yU8iO0pA1s");
     // The trajectory keeps it, so a saved run can go on.
     let read = Trajectory::from_json(&t.to_json()).unwrap();
-    assert_eq!(read.steps[0].calls[0].thinking.as_ref(), Some(&thinking));
+    assert_eq!(
+        read.steps[0].model_calls[0].thinking.as_ref(),
+        Some(&thinking)
+    );
 }
 
 #[test]
@@ -536,9 +544,9 @@ fn parallel_calls_run_together_only_when_their_tool_allows_it() {
         let (t, _) = run(&agent);
         assert_eq!(*log.borrow(), order, "concurrent: {concurrent}");
         // The results are recorded in the model's order either way.
-        assert_eq!(t.steps[0].observation.as_deref(), Some("Found: Tim Cook"));
+        assert_eq!(t.steps[0].observation(), Some("Found: Tim Cook"));
         assert_eq!(
-            t.steps[0].parallel[0].observation.as_deref(),
+            t.steps[0].tool_calls[1].observation.as_deref(),
             Some("Found: Apple Inc.")
         );
     }

@@ -372,7 +372,7 @@ fn native_trajectory_messages(api: Api) -> Value {
         "I need to find out who the CEO of Apple is."
     );
     assert_eq!(
-        t.steps[0].observation.as_deref(),
+        t.steps[0].observation(),
         Some("Results for current CEO of Apple: Tim Cook.")
     );
     let bodies = transport.bodies();
@@ -592,11 +592,7 @@ fn a_run_over_streams_cuts_a_runaway_reply_at_the_invented_observation() {
     ));
     assert_eq!(t.answer(), Some("Mobile, Alabama"));
     assert_eq!(t.steps[0].raw().trim_end(), MRKL_STEP);
-    assert!(t.steps[0]
-        .observation
-        .as_deref()
-        .unwrap()
-        .contains("Tim Cook"));
+    assert!(t.steps[0].observation().unwrap().contains("Tim Cook"));
     // The stream was closed at the cut (the body dropped unread), not read to its end.
     assert_eq!(transport.cut_bodies.get(), 1);
     assert!(
@@ -608,7 +604,10 @@ fn a_run_over_streams_cuts_a_runaway_reply_at_the_invented_observation() {
         (t.stats().prompt_tokens, t.stats().completion_tokens),
         (200, 40)
     );
-    assert!(t.steps.iter().all(|s| s.calls[0].first_token_ms.is_some()));
+    assert!(t
+        .steps
+        .iter()
+        .all(|s| s.model_calls[0].first_token_ms.is_some()));
 }
 
 #[test]
@@ -680,7 +679,7 @@ fn auto_falls_back_when_the_model_answers_in_text_react() {
         ),
     ]);
     let t = block_on(agent_over(&transport, Format::Auto).run("Q?", &mut |_| {}));
-    assert_eq!(t.steps[0].action.as_ref().unwrap().tool, "search");
+    assert_eq!(t.steps[0].action().unwrap().tool, "search");
     assert!(t.steps[0]
         .switch
         .as_ref()
@@ -707,7 +706,7 @@ fn a_failure_mid_run_keeps_every_step_so_far() {
     ]);
     let t = block_on(agent_over(&transport, Format::Mrkl).run("Q?", &mut |_| {}));
     assert_eq!(t.steps.len(), 2);
-    assert!(t.steps[0].observation.is_some());
+    assert!(t.steps[0].observation().is_some());
     assert_eq!(t.steps[1].raw(), "Thought: Tim");
     let stop = t.stop.unwrap();
     assert_eq!(stop.reason, StopReason::Error);

@@ -1,8 +1,9 @@
 //! The shape of the code, checked: the budgets STYLE.md and the README state.
 //!
 //! - The loop reads like the paper and fits on one screen: `Agent::step` is at most
-//!   [`STEP_LINES`] lines, and each half of a step (`think`, `act`) and the reply reader at
-//!   most [`HALF_LINES`].
+//!   [`STEP_LINES`] lines, and every function of the loop (`src/agent.rs`, `src/agent/`) and of
+//!   the prompt (`src/prompt.rs`) at most [`FUNCTION_LINES`], so one step can be followed end
+//!   to end a screen at a time.
 //! - The layers are layers: the modules of the crate import each other without a circle
 //!   (imports only point down), and only `bindings` touches JavaScript.
 
@@ -11,15 +12,15 @@ use std::path::Path;
 
 /// Lines of `Agent::step`, its doc comment excluded.
 const STEP_LINES: usize = 40;
-/// Lines of `Agent::think`, `Agent::act` and `Agent::reply`.
-const HALF_LINES: usize = 60;
+/// Lines of any function of the loop and the prompt, its signature included.
+const FUNCTION_LINES: usize = 60;
 
 /// The lines of the function `name` in `source`: from its `fn` line to its closing brace.
 fn function_lines(source: &str, name: &str) -> usize {
     let lines: Vec<&str> = source.lines().collect();
     let start = lines
         .iter()
-        .position(|l| l.contains(&format!("fn {name}(")))
+        .position(|l| l.contains(&format!("fn {name}(")) || l.contains(&format!("fn {name}<")))
         .unwrap_or_else(|| panic!("no fn {name}"));
     let mut depth = 0i32;
     for (i, line) in lines[start..].iter().enumerate() {
@@ -39,13 +40,6 @@ fn the_loop_fits_on_one_screen() {
         step <= STEP_LINES,
         "Agent::step is {step} lines; the budget is {STEP_LINES}"
     );
-    for half in ["think", "act", "reply"] {
-        let n = function_lines(&agent, half);
-        assert!(
-            n <= HALF_LINES,
-            "Agent::{half} is {n} lines; the budget is {HALF_LINES}"
-        );
-    }
     // And it reads as the paper's loop: Thought, Action, Observation, each with its comment.
     let body: String = agent
         .lines()
@@ -65,6 +59,46 @@ fn the_loop_fits_on_one_screen() {
             "Agent::step's comments never say {word}: {said}"
         );
     }
+}
+
+/// Every function of the loop and of the prompt is at most [`FUNCTION_LINES`] lines: from its
+/// `fn` line to its closing brace (test modules aside).
+#[test]
+fn every_function_of_the_loop_fits_on_a_screen() {
+    let mut files = vec![
+        std::path::PathBuf::from("src/agent.rs"),
+        "src/prompt.rs".into(),
+    ];
+    sources(Path::new("src/agent"), &mut files);
+    let mut long = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap();
+        for line in code.lines().filter(|l| is_fn(l)) {
+            let name = line.split("fn ").nth(1).unwrap();
+            let name: String = name
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            let n = function_lines(code, &name);
+            if n > FUNCTION_LINES {
+                long.push(format!("{}: {name} is {n} lines", file.display()));
+            }
+        }
+    }
+    assert!(long.is_empty(), "over {FUNCTION_LINES} lines: {long:#?}");
+}
+
+/// Whether `line` starts a function (not a comment, not a call).
+fn is_fn(line: &str) -> bool {
+    let line = line.trim_start();
+    let line = line
+        .strip_prefix("pub(super) ")
+        .or_else(|| line.strip_prefix("pub(crate) "))
+        .or_else(|| line.strip_prefix("pub "))
+        .unwrap_or(line);
+    let line = line.strip_prefix("async ").unwrap_or(line);
+    line.starts_with("fn ")
 }
 
 /// Every `.rs` file under `dir`.

@@ -66,8 +66,10 @@ fn timeless(t: &Trajectory) -> Trajectory {
     let mut t = t.clone();
     for step in &mut t.steps {
         step.ms = 0.0;
-        step.tool_ms = 0.0;
-        for call in &mut step.calls {
+        for call in &mut step.tool_calls {
+            call.ms = 0.0;
+        }
+        for call in &mut step.model_calls {
             call.ms = 0.0;
             call.first_token_ms = None;
         }
@@ -85,7 +87,7 @@ fn each_press_of_step_stops_before_the_tool_call_then_before_the_model_call() {
     while t.stop.is_none() {
         block_on(agent.next(&mut t, &mut |_| {}));
         let last = t.steps.last().unwrap();
-        seen.push(match (&last.action, &last.observation, &last.answer) {
+        seen.push(match (last.action(), last.observation(), &last.answer) {
             (Some(_), None, _) => format!("{}: before the tool call", last.index),
             (Some(_), Some(_), _) => format!("{}: before the model call", last.index),
             (_, _, Some(_)) => format!("{}: answered", last.index),
@@ -122,7 +124,7 @@ fn each_prompt_is_the_last_one_plus_the_previous_step_s_action_and_observation()
             .map(|m| m.content.clone())
             .collect();
         let step = &t.steps[k - 1];
-        let action = step.action.as_ref().unwrap();
+        let action = step.action().unwrap();
         assert_eq!(added.len(), 2, "{added:?}");
         assert!(
             added[0].contains(&format!("Action: {}", action.tool)),
@@ -130,7 +132,7 @@ fn each_prompt_is_the_last_one_plus_the_previous_step_s_action_and_observation()
         );
         assert_eq!(
             added[1],
-            format!("Observation: {}", step.observation.as_deref().unwrap())
+            format!("Observation: {}", step.observation().unwrap())
         );
     }
 }
@@ -183,15 +185,12 @@ fn a_fork_from_an_edited_observation_goes_its_own_way_and_the_original_stays() {
     let k = original
         .steps
         .iter()
-        .position(|s| {
-            s.observation
-                .as_deref()
-                .is_some_and(|o| o.contains("born in Ulm"))
-        })
+        .position(|s| s.observation().is_some_and(|o| o.contains("born in Ulm")))
         .unwrap();
     let mut fork = original.clone();
     fork.steps.truncate(k + 1);
-    fork.steps[k].observation = Some("(Result 1 / 1) Einstein was born in Munich.".into());
+    fork.steps[k].tool_calls[0].observation =
+        Some("(Result 1 / 1) Einstein was born in Munich.".into());
     fork.stop = None;
     block_on(agent.resume(&mut fork, &|| false, &mut |_| {}));
     assert_eq!(fork.answer(), Some("Munich"));
@@ -283,14 +282,13 @@ fn water_follows_an_edited_guideline_through_the_calculator() {
     let mut fork = original.clone();
     fork.steps.truncate(2);
     let edited = fork.steps[1]
-        .observation
-        .as_ref()
+        .observation()
         .unwrap()
         .replace("35 ml", "40 ml");
-    fork.steps[1].observation = Some(edited);
+    fork.steps[1].tool_calls[0].observation = Some(edited);
     fork.stop = None;
     block_on(agent.resume(&mut fork, &|| false, &mut |_| {}));
-    let calc = fork.steps[2].action.as_ref().unwrap();
+    let calc = fork.steps[2].action().unwrap();
     assert_eq!(calc.input, tao_agent::json!("60 * 40 + 500"));
     assert!(
         fork.answer().unwrap().contains("2900 ml"),
@@ -318,7 +316,7 @@ fn a_run_driven_by_a_new_agent_each_time_finds_the_page_its_steps_opened() {
     fork.stop = None;
     let (fresh, _, _) = scenario("einstein", None);
     block_on(fresh.resume(&mut fork, &|| false, &mut |_| {}));
-    let lookup = fork.steps[1].observation.as_deref().unwrap();
+    let lookup = fork.steps[1].observation().unwrap();
     assert!(lookup.starts_with("(Result 1 / 1)"), "{lookup}");
     assert!(fork.answer().unwrap().starts_with("Ulm"));
 }

@@ -6,7 +6,7 @@ use tao_agent::format::{Format, Lang};
 use tao_agent::host::{block_on, NativeHost};
 use tao_agent::json;
 use tao_agent::trajectory::{
-    Action, Memo, MemoKind, ModelCall, ParallelCall, Repair, Switch, Thinking, Usage,
+    Action, Memo, MemoKind, ModelCall, Repair, Switch, Thinking, ToolCall, Usage,
 };
 use tao_agent::{scenarios, settings, Config, Trajectory};
 use tao_agent::{Step, StopReason};
@@ -28,7 +28,7 @@ fn round_trip() {
     let t = sample();
     let json = t.to_json();
     assert!(
-        json.starts_with("{\n  \"format\": \"tao-trajectory\",\n  \"version\": 4,"),
+        json.starts_with("{\n  \"format\": \"tao-trajectory\",\n  \"version\": 5,"),
         "{json}"
     );
     let read = Trajectory::from_json(&json).unwrap();
@@ -43,8 +43,8 @@ fn bad_files_get_clear_errors() {
         ("", "not a trajectory file: invalid JSON"),
         ("[1, 2]", "not a trajectory file: expected a JSON object"),
         ("{\"format\": \"other\"}", "not a trajectory file: the field \"format\" must be \"tao-trajectory\""),
-        ("{\"format\": \"tao-trajectory\", \"version\": 7}", "this trajectory was written by a newer tao (version 7); this tao reads versions 1 to 4: update tao to open it"),
-        ("{\"format\": \"tao-trajectory\", \"version\": \"1\"}", "not a trajectory file: the field \"version\" must be from 1 to 4"),
+        ("{\"format\": \"tao-trajectory\", \"version\": 7}", "this trajectory was written by a newer tao (version 7); this tao reads versions 1 to 5: update tao to open it"),
+        ("{\"format\": \"tao-trajectory\", \"version\": \"1\"}", "not a trajectory file: the field \"version\" must be from 1 to 5"),
         ("{\"format\": \"tao-trajectory\", \"version\": 1}", "malformed trajectory: missing field `task`"),
         ("{\"format\": \"tao-trajectory\", \"version\": 1, \"task\": \"t\", \"react_format\": \"mrkl\", \"steps\": [{\"index\": \"one\"}]}", "malformed trajectory: invalid type: string \"one\", expected u32"),
         ("{\"format\": \"tao-trajectory\", \"version\": 2, \"task\": \"t\", \"react_format\": \"yaml\"}", "malformed trajectory: unknown format `yaml`"),
@@ -83,15 +83,37 @@ fn everything() -> Trajectory {
     t.steps.push(Step {
         index: 1,
         thought: "think".into(),
-        action: Some(Action {
-            tool: "units".into(),
-            input: json!({"value": 42, "unit": "km"}),
-            id: Some("call_Xy9".into()),
-        }),
+        tool_calls: vec![
+            ToolCall {
+                action: Action {
+                    tool: "units".into(),
+                    input: json!({"value": 42, "unit": "km"}),
+                    id: Some("call_Xy9".into()),
+                },
+                observation: Some("26.1 mi".into()),
+                repair: Some(repair(Why::BadInput)),
+                approved: Some(true),
+                fuel: Some(123_456),
+                ms: 3.5,
+                picture: Some(json!({"kind": "scatter", "title": "t", "x": ["a"], "y": [1]})),
+            },
+            ToolCall {
+                action: Action {
+                    tool: "units".into(),
+                    input: json!({"value": 1, "unit": "mi"}),
+                    id: Some("call_Ab3".into()),
+                },
+                observation: Some("Invalid input".into()),
+                repair: Some(repair(Why::BadInput)),
+                approved: Some(false),
+                fuel: Some(7),
+                ms: 0.5,
+                picture: Some(json!({"kind": "line", "x": [1, 2], "y": [3.5, 4]})),
+            },
+        ],
         answer: Some("both, to fill every field".into()),
-        observation: Some("26.1 mi".into()),
-        repair: Some(repair(Why::BadInput)),
-        calls: vec![
+        repair: Some(repair(Why::UnknownTool)),
+        model_calls: vec![
             call("?", Some(repair(Why::NoAction))),
             call("Action: units", None),
         ],
@@ -101,24 +123,7 @@ fn everything() -> Trajectory {
             to: Format::Mrkl,
             why: "tools rejected".into(),
         }),
-        approved: Some(true),
-        fuel: Some(123_456),
         ms: 1500.75,
-        tool_ms: 3.5,
-        parallel: vec![ParallelCall {
-            action: Action {
-                tool: "units".into(),
-                input: json!({"value": 1, "unit": "mi"}),
-                id: Some("call_Ab3".into()),
-            },
-            observation: Some("Invalid input".into()),
-            repair: Some(repair(Why::BadInput)),
-            approved: Some(false),
-            fuel: Some(7),
-            tool_ms: 0.5,
-            picture: Some(json!({"kind": "line", "x": [1, 2], "y": [3.5, 4]})),
-        }],
-        picture: Some(json!({"kind": "scatter", "title": "t", "x": ["a"], "y": [1]})),
     });
     t.memos.push(Memo {
         kind: MemoKind::Reflection,
@@ -149,13 +154,15 @@ fn every_field_survives_a_round_trip() {
     let value: tao_agent::json::Value = tao_agent::json::from_str(&json).unwrap();
     let step = &value["steps"][0];
     for (record, fields) in [
-        (step, 15),
-        (&step["calls"][0], 8),
-        (&step["calls"][0]["thinking"], 3),
-        (&step["parallel"][0], 7),
+        (step, 9),
+        (&step["model_calls"][0], 8),
+        (&step["model_calls"][0]["thinking"], 3),
+        (&step["tool_calls"][0], 7),
+        (&step["tool_calls"][1], 7),
         (&value["memos"][0], 5),
         (&step["switch"], 3),
-        (&step["action"], 3),
+        (&step["tool_calls"][0]["action"], 3),
+        (&step["tool_calls"][0]["repair"], 2),
         (&step["repair"], 2),
         (&value["stop"], 2),
     ] {
@@ -168,8 +175,8 @@ fn every_field_survives_a_round_trip() {
         "the step's two calls and the reflection's"
     );
     assert_eq!(
-        value["stats"]["n_badcalls"], 3,
-        "one retried call, one repair, one repaired parallel call"
+        value["stats"]["n_badcalls"], 4,
+        "one retried call, one repaired reply, two repaired tool calls"
     );
     assert_eq!(value["stats"]["saved_chars"], 84);
     assert_eq!(value["answer"], "both, to fill every field");
@@ -206,17 +213,24 @@ fn version_1_files_still_read() {
       "stats": {"n_calls": 2, "n_badcalls": 1, "steps": 1, "elapsed_ms": 21.5}}"##;
     let t = Trajectory::from_json(v1).unwrap();
     let step = &t.steps[0];
-    assert_eq!(step.calls.len(), 2);
-    assert_eq!(step.calls[0].raw, "??");
-    assert_eq!(step.calls[0].retried.as_ref().unwrap().why, Why::NoAction);
+    assert_eq!(step.model_calls.len(), 2);
+    assert_eq!(step.model_calls[0].raw, "??");
+    assert_eq!(
+        step.model_calls[0].retried.as_ref().unwrap().why,
+        Why::NoAction
+    );
     assert_eq!(step.raw(), "Thought: t\nAction: search\nAction Input: x");
-    assert_eq!((step.model_ms(), step.tool_ms, step.ms), (20.0, 1.5, 21.5));
+    assert_eq!(step.tool_calls.len(), 1);
+    assert_eq!(step.action().unwrap().input, json!("x"));
+    assert_eq!(step.observation(), Some("o"));
+    let tool_ms = step.tool_calls[0].ms;
+    assert_eq!((step.model_ms(), tool_ms, step.ms), (20.0, 1.5, 21.5));
     assert_eq!(step.saved_chars(), 4);
     let stats = t.stats();
     assert_eq!((stats.n_calls, stats.n_badcalls, stats.steps), (2, 1, 1));
     assert_eq!((stats.prompt_tokens, stats.elapsed_ms), (10, 21.5));
     // And it is written back as the current version.
-    assert!(t.to_json().contains("\"version\": 4,"));
+    assert!(t.to_json().contains("\"version\": 5,"));
 }
 
 #[test]
@@ -227,9 +241,10 @@ fn version_2_files_still_read() {
                  "observation": "o", "calls": [{"raw": "t", "ms": 3}]}]}"#;
     let t = Trajectory::from_json(v2).unwrap();
     let step = &t.steps[0];
-    assert_eq!(step.action.as_ref().unwrap().id, None);
-    assert!(step.parallel.is_empty() && step.calls[0].thinking.is_none());
-    assert!(t.to_json().contains("\"version\": 4,"));
+    assert_eq!(step.action().unwrap().id, None);
+    assert_eq!(step.observation(), Some("o"));
+    assert!(step.tool_calls.len() == 1 && step.model_calls[0].thinking.is_none());
+    assert!(t.to_json().contains("\"version\": 5,"));
 }
 
 #[test]
@@ -275,7 +290,7 @@ fn times_read_to_the_microsecond_so_files_round_trip() {
     let file = r#"{"format": "tao-trajectory", "version": 3, "task": "t", "react_format": "mrkl",
       "steps": [{"index": 1, "calls": [{"raw": "r", "ms": 2.5, "first_token_ms": 1.0666666666666667}]}]}"#;
     let read = Trajectory::from_json(file).unwrap();
-    assert_eq!(read.steps[0].calls[0].first_token_ms, Some(1.067));
+    assert_eq!(read.steps[0].model_calls[0].first_token_ms, Some(1.067));
     let again = Trajectory::from_json(&read.to_json()).unwrap();
     assert_eq!(again, read);
     assert_eq!(again.to_json(), read.to_json());
@@ -285,4 +300,106 @@ fn times_read_to_the_microsecond_so_files_round_trip() {
         message.contains("a time of 10^12 ms or more, expected milliseconds"),
         "{message}"
     );
+}
+
+/// Version 4 kept a step's first tool call in the step's own fields (a repair of its input
+/// among them) and the others in `parallel`: read, they are the step's tool calls, in order,
+/// each with its own repair.
+#[test]
+fn a_version_4_step_with_parallel_calls_reads_as_tool_calls() {
+    let message = "Invalid input for units: the field \"unit\" must be one of \"km\", \"mi\" (got \"miles\").";
+    let v4 = r#"{"format": "tao-trajectory", "version": 4, "task": "t", "react_format": "tools",
+      "steps": [{"index": 1, "thought": "convert both",
+        "action": {"tool": "units", "input": {"value": 5, "unit": "miles"}, "id": "call_1"},
+        "answer": null, "observation": "MESSAGE", "repair": {"why": "bad_input", "message": "MESSAGE"},
+        "calls": [{"raw": "", "ms": 40}], "notes": [], "switch": null,
+        "approved": null, "fuel": null, "ms": 45, "tool_ms": 0.25, "picture": null,
+        "parallel": [{"action": {"tool": "units", "input": {"value": 1, "unit": "mi"}, "id": "call_2"},
+          "observation": "1 mi", "repair": null, "approved": true, "fuel": 99, "tool_ms": 1.5,
+          "picture": {"kind": "line", "x": [1], "y": [2]}}]}]}"#
+        .replace("MESSAGE", &message.replace('"', "\\\""));
+    let t = Trajectory::from_json(&v4).unwrap();
+    let bad_input = Repair {
+        why: Why::BadInput,
+        message: message.into(),
+    };
+    let expected = Step {
+        thought: "convert both".into(),
+        tool_calls: vec![
+            ToolCall {
+                action: Action {
+                    tool: "units".into(),
+                    input: json!({"value": 5, "unit": "miles"}),
+                    id: Some("call_1".into()),
+                },
+                observation: Some(message.into()),
+                repair: Some(bad_input),
+                ms: 0.25,
+                ..ToolCall::default()
+            },
+            ToolCall {
+                action: Action {
+                    tool: "units".into(),
+                    input: json!({"value": 1, "unit": "mi"}),
+                    id: Some("call_2".into()),
+                },
+                observation: Some("1 mi".into()),
+                approved: Some(true),
+                fuel: Some(99),
+                ms: 1.5,
+                picture: Some(json!({"kind": "line", "x": [1], "y": [2]})),
+                ..ToolCall::default()
+            },
+        ],
+        repair: None,
+        model_calls: vec![ModelCall {
+            ms: 40.0,
+            ..ModelCall::default()
+        }],
+        ms: 45.0,
+        ..Step::new(1)
+    };
+    assert_eq!(t.steps, [expected]);
+    // The repaired input is the model's mistake, read as the step's observation; counted once.
+    let step = &t.steps[0];
+    assert!(step.repaired());
+    assert_eq!(step.observation(), Some(message));
+    assert_eq!((t.stats().n_calls, t.stats().n_badcalls), (1, 1));
+    // Written back as version 5, it reads back the same.
+    let json = t.to_json();
+    assert!(json.contains("\"version\": 5,"), "{json}");
+    assert_eq!(Trajectory::from_json(&json).unwrap(), t);
+}
+
+/// A version 4 repair with no action was the reply's (nothing readable, an unknown tool): read,
+/// it is the step's own repair, and the step has no tool calls.
+#[test]
+fn a_version_4_repair_without_an_action_is_the_steps() {
+    let v4 = r#"{"format": "tao-trajectory", "version": 4, "task": "t", "react_format": "mrkl",
+      "steps": [{"index": 1, "thought": "", "action": null, "answer": null,
+        "observation": "Say an action.", "repair": {"why": "no_action", "message": "Say an action."},
+        "calls": [{"raw": "I am not sure.", "ms": 12}], "notes": [], "switch": null,
+        "approved": null, "fuel": null, "ms": 12, "tool_ms": 0, "picture": null, "parallel": []}]}"#;
+    let t = Trajectory::from_json(v4).unwrap();
+    let expected = Step {
+        repair: Some(Repair {
+            why: Why::NoAction,
+            message: "Say an action.".into(),
+        }),
+        model_calls: vec![ModelCall {
+            raw: "I am not sure.".into(),
+            ms: 12.0,
+            ..ModelCall::default()
+        }],
+        ms: 12.0,
+        ..Step::new(1)
+    };
+    assert_eq!(t.steps, [expected]);
+    let step = &t.steps[0];
+    assert!(step.tool_calls.is_empty() && step.action().is_none());
+    assert_eq!(step.observation(), Some("Say an action."));
+    assert_eq!(t.stats().n_badcalls, 1);
+    assert!(t
+        .to_text()
+        .contains("  Repair (no_action): Say an action.\n"));
 }

@@ -642,7 +642,7 @@ fn a_failing_wiki_is_an_observation_and_the_run_goes_on() {
     let (_, agent) = paper_agent(&replies);
     let trajectory = block_on(agent.run("Where was Albert Einstein born?", &mut |_| {}));
     assert_eq!(
-        trajectory.steps[0].observation.as_deref(),
+        trajectory.steps[0].observation(),
         Some("Error: search failed: could not reach 127.0.0.1:8124 (connection reset); check the connection and the wiki's address")
     );
     assert_eq!(

@@ -17,18 +17,13 @@
 import { t } from "./i18n.js";
 
 /**
- * Counts one event into `live` (`{n_calls, n_badcalls, steps}`) as the core's
- * `Trajectory::stats` counts the steps it leaves: every model call, retries and memos included;
- * as bad calls, each reply asked for again and each repair (of the reply, or of one of its tool
- * calls). Only this function counts, so a stats event from the core can replace it in one edit.
+ * Counts one event into `live` (`{n_calls, n_badcalls, steps}`): the core's own counts, from
+ * the trajectory (`stats` events: each model call as it begins, each half of a step as it ends),
+ * and the step number as soon as a step begins.
  */
 export function count(live, ev) {
   if (ev.type === "step") live.steps = ev.index;
-  else if (ev.type === "call") {
-    live.n_calls += 1;
-    if (ev.retry) live.n_badcalls += 1; // asked again: the previous reply could not be read
-  } else if (ev.type === "repair") live.n_badcalls += 1;
-  else if ((ev.type === "summary" || ev.type === "reflection") && ev.by_model) live.n_calls += 1;
+  else if (ev.type === "stats") ({ n_calls: live.n_calls, n_badcalls: live.n_badcalls, steps: live.steps } = ev.stats);
 }
 
 /**

@@ -57,8 +57,9 @@ export function forkAt(traj, index, edit) {
   const step = fork.steps.at(-1);
   if (!step || step.index !== index) throw new Error(`the trajectory has no step ${index}`);
   fork.stop = null;
-  // The step's own tool call (the step itself in today's file: see step.js).
+  // The step's first tool call: the one a fork edits.
   const own = toolCalls(step)[0];
+  if (!own && edit.kind !== "thought") throw new Error(`step ${index} made no tool call`);
   switch (edit.kind) {
     case "observation":
       own.observation = String(edit.text);
@@ -70,8 +71,9 @@ export function forkAt(traj, index, edit) {
       if (step.answer !== null && step.answer !== undefined) fork.stop = { reason: "answer", message: null };
       break;
     case "action":
-      Object.assign(own, { action: { tool: String(edit.tool), input: edit.input }, observation: null, repair: null, approved: null, fuel: null, tool_ms: 0 });
+      Object.assign(own, { action: { tool: String(edit.tool), input: edit.input }, observation: null, repair: null, approved: null, fuel: null, ms: 0, picture: null });
       step.answer = null;
+      step.repair = null;
       break;
     default:
       throw new Error(`cannot edit a step's ${edit.kind}`);

@@ -49,7 +49,7 @@ export class Live {
         this.step = ev.index;
         this.#block(ev.index);
         break;
-      case "call":
+      case "model_call":
         // Asked again within the step: fold the previous reply where it is; the next token
         // starts a new live box.
         if (ev.n > 1) {
@@ -69,23 +69,23 @@ export class Live {
         break;
       case "action":
         this.#endRaw(ev.index);
-        this.#insertCall(ev.index, ev.call, cards.actionCard(ev.tool, ev.input));
+        this.#insertCall(ev.index, ev.tool_call, cards.actionCard(ev.tool, ev.input));
         break;
       case "observation":
         this.#endRaw(ev.index);
-        this.#insertCall(ev.index, ev.call, cards.observationCard(ev.text, ev.fuel, ev.picture));
+        this.#insertCall(ev.index, ev.tool_call, cards.observationCard(ev.text, ev.fuel, ev.picture));
         break;
       case "approval":
         this.#pending.get(ev.index)?.remove();
         this.#pending.delete(ev.index);
-        this.#insertCall(ev.index, ev.call, cards.approvalCard(ev.tool, ev.approved));
+        this.#insertCall(ev.index, ev.tool_call, cards.approvalCard(ev.tool, ev.approved));
         break;
       case "repair": {
         // The reply that could not be read goes inside its repair card, as in a redraw (a
         // repair of a later call of the reply is about its input only: the reply was read).
         const card = cards.repairCard(ev.why, ev.message);
-        const raw = ev.call ? null : this.#endRaw(ev.index);
-        this.#insertCall(ev.index, ev.call, card);
+        const raw = ev.tool_call ? null : this.#endRaw(ev.index);
+        this.#insertCall(ev.index, ev.tool_call, card);
         if (raw) {
           card.append(raw);
           this.#rawBox.delete(ev.index);

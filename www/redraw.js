@@ -39,7 +39,7 @@ function timingText(step) {
   const first = calls.find((c) => typeof c.first_token_ms === "number");
   if (first) parts.push(`${t("timing.firstToken")} ${formatMs(first.first_token_ms)}`);
   const own = toolCalls(step)[0];
-  if (typeof own.tool_ms === "number" && own.action) parts.push(`${t("timing.tool")} ${formatMs(own.tool_ms)}`);
+  if (typeof own?.ms === "number") parts.push(`${t("timing.tool")} ${formatMs(own.ms)}`);
   const tokens = calls.reduce((sum, c) => sum + (c.usage ? (c.usage.prompt_tokens ?? 0) + (c.usage.completion_tokens ?? 0) : 0), 0);
   if (tokens) parts.push(`${tokens} ${t("usage.tokens")}`);
   return parts.join(" · ");
@@ -66,28 +66,32 @@ function stepBlock(step, editing = false, stop = null) {
   const thinking = calls.at(-1)?.thinking;
   const hidden = thinking?.redacted?.length > 0;
   if (thinking?.text || hidden) body.append(cards.reasoningDetails(thinking.text, hidden));
-  const [own, ...beside] = toolCalls(step);
+  const tools = toolCalls(step);
+  const own = tools[0];
   // A repaired reply is shown to the model as it was written (see `src/prompt.rs`), so an
   // edited thought there would change nothing the model reads: it gets no Edit button.
-  const edit = (box, kind) => (editing && !(kind === "thought" && own.repair) ? editable(box, step, kind) : box);
+  const repaired = Boolean(step.repair || own?.repair);
+  const edit = (box, kind) => (editing && !(kind === "thought" && repaired) ? editable(box, step, kind) : box);
   if (step.thought) body.append(edit(cards.thoughtCard(step.thought), "thought"));
-  // Each tool call of the reply: the step's own (call 0, which a fork can edit), then the calls
-  // made beside it. Those have no Edit button: a fork edits a step through its one `action`.
-  [own, ...beside].forEach((c, k) => {
+  // Each tool call of the reply: the first (which a fork can edit), then the calls made beside
+  // it. Those have no Edit button: a fork edits a step through its first action.
+  tools.forEach((c, k) => {
     const add = (box, kind) => body.append(c === own && kind ? edit(cards.forCall(box, k), kind) : cards.forCall(box, k));
-    if (c.action) add(cards.actionCard(c.action.tool, c.action.input), "action");
-    if (typeof c.approved === "boolean") add(cards.approvalCard(c.action?.tool, c.approved));
-    if (c === own && hasAnswer(step)) body.append(cards.answerCard(step.answer));
+    add(cards.actionCard(c.action.tool, c.action.input), "action");
+    if (typeof c.approved === "boolean") add(cards.approvalCard(c.action.tool, c.approved));
     if (c.repair) add(cards.repairCard(c.repair.why, c.repair.message));
     const obs = c.observation;
     if (obs !== null && obs !== undefined && !(c.repair && obs === c.repair.message)) add(cards.observationCard(obs, c.fuel, c.picture), "observation");
   });
+  // A move that was no tool call: the answer, or the repair of a reply that could not be used.
+  if (hasAnswer(step)) body.append(cards.answerCard(step.answer));
+  if (step.repair) body.append(cards.repairCard(step.repair.why, step.repair.message));
   cards.numberCalls(body);
   // The note a failed step ends with says what the stop card below it says: drawn once.
   const said = stop?.message && `interrupted: ${stop.message}`;
   for (const note of step.notes ?? []) if (note !== said) body.append(cards.noteCard(note));
   const raw = calls.at(-1)?.raw ?? "";
-  const unfinished = own.observation == null && !hasAnswer(step) && ["refused", "truncated", "error"].includes(stop?.reason);
+  const unfinished = !tools.length && !step.repair && !hasAnswer(step) && ["refused", "truncated", "error"].includes(stop?.reason);
   if (raw && unfinished) body.append(cards.partialCard(stop.reason, raw));
   else if (raw) body.append(cards.rawDetails(raw));
   return block;

@@ -228,10 +228,10 @@ fn step_text(step: &Step) -> String {
     if !step.thought.is_empty() {
         text += &format!("Thought: {}\n", step.thought);
     }
-    if let Some(action) = &step.action {
+    if let Some(action) = step.action() {
         text += &format!("Action: {}[{}]\n", action.tool, input_text(&action.input));
     }
-    if let Some(observation) = &step.observation {
+    if let Some(observation) = step.observation() {
         let quoted: String = observation.chars().take(QUOTE_CHARS).collect();
         text += &format!("Observation: {quoted}\n");
     }
@@ -245,33 +245,8 @@ fn step_text(step: &Step) -> String {
 #[cfg(feature = "builtin-tools")]
 pub(crate) fn extract(source: &MemoSource, kind: MemoKind, covers: u32) -> String {
     let zh = source.lang == Lang::Zh;
-    let task = words(&source.task);
     let from = source.condensed;
-    let line = |step: &MemoStep| {
-        let seen = step.observation.as_deref().unwrap_or("");
-        // The first of the sentences sharing most words with the task and the action's input,
-        // a sentence with a number (a date, an amount) counting one more.
-        let asked = words(&step.input);
-        let mut best = ("", 0);
-        for sentence in sentences(seen) {
-            let said = words(sentence);
-            let shared = said.iter().filter(|w| task.contains(w)).count()
-                + said.iter().filter(|w| asked.contains(w)).count()
-                + usize::from(sentence.chars().any(|c| c.is_ascii_digit()));
-            if shared > best.1 || best.0.is_empty() {
-                best = (sentence, shared.max(best.1));
-            }
-        }
-        let best = best.0;
-        let best: String = best.chars().take(240).collect();
-        let best = best.trim_end_matches(['.', '。']);
-        let action = &step.action;
-        match (step.failed, zh) {
-            (true, false) => format!("{action} failed: {best}"),
-            (true, true) => format!("{action} 失败:{best}"),
-            (false, _) => format!("{action}: {best}"),
-        }
-    };
+    let line = |step: &MemoStep| extracted_line(step, &words(&source.task), zh);
     match kind {
         MemoKind::Summary => {
             let mut lines: Vec<String> = source.summary.iter().cloned().collect();
@@ -304,6 +279,33 @@ pub(crate) fn extract(source: &MemoSource, kind: MemoKind, covers: u32) -> Strin
                 true => format!("目前了解到:{learned}。接下来:{next}。"),
             }
         }
+    }
+}
+
+/// One step as tao's own memo says it: its action and the first of the sentences of its
+/// observation sharing most words with the task (`task`) and the action's input, a sentence with
+/// a number (a date, an amount) counting one more.
+#[cfg(feature = "builtin-tools")]
+fn extracted_line(step: &MemoStep, task: &[String], zh: bool) -> String {
+    let seen = step.observation.as_deref().unwrap_or("");
+    let asked = words(&step.input);
+    let mut best = ("", 0);
+    for sentence in sentences(seen) {
+        let said = words(sentence);
+        let shared = said.iter().filter(|w| task.contains(w)).count()
+            + said.iter().filter(|w| asked.contains(w)).count()
+            + usize::from(sentence.chars().any(|c| c.is_ascii_digit()));
+        if shared > best.1 || best.0.is_empty() {
+            best = (sentence, shared.max(best.1));
+        }
+    }
+    let best: String = best.0.chars().take(240).collect();
+    let best = best.trim_end_matches(['.', '。']);
+    let action = &step.action;
+    match (step.failed, zh) {
+        (true, false) => format!("{action} failed: {best}"),
+        (true, true) => format!("{action} 失败:{best}"),
+        (false, _) => format!("{action}: {best}"),
     }
 }
 
@@ -342,16 +344,19 @@ mod tests {
     use super::*;
     use crate::format::parse::Why;
     use crate::format::Format;
-    use crate::trajectory::{Action, Memo, Repair};
+    use crate::trajectory::{Action, Memo, Repair, ToolCall};
 
     fn step(index: u32, tool: &str, input: &str, observation: &str) -> Step {
         Step {
-            action: Some(Action {
-                tool: tool.into(),
-                input: crate::json::Value::String(input.into()),
-                id: None,
-            }),
-            observation: Some(observation.into()),
+            tool_calls: vec![ToolCall {
+                action: Action {
+                    tool: tool.into(),
+                    input: crate::json::Value::String(input.into()),
+                    id: None,
+                },
+                observation: Some(observation.into()),
+                ..ToolCall::default()
+            }],
             ..Step::new(index)
         }
     }

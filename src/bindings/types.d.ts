@@ -102,40 +102,50 @@ export interface RunOptions {
 export type TaoEvent =
   | { type: "step"; index: number }
   /** Model call `n` of step `index` begins; `retry`: asked again after a reply that could not be read. */
-  | { type: "call"; index: number; n: number; retry: boolean }
+  | { type: "model_call"; index: number; n: number; retry: boolean }
   | { type: "token"; index: number; text: string }
   /** A piece of a reasoning model's reasoning, streamed before its reply. */
   | { type: "reasoning"; index: number; text: string }
   | { type: "thought"; index: number; text: string }
-  /** `call`: the call's position among those of one reply (0 unless the model made several at once). */
-  | { type: "action"; index: number; call: number; tool: string; input: unknown }
-  | { type: "approval"; index: number; call: number; tool: string; approved: boolean }
+  /** `tool_call`: the call's position among those of one reply (0 unless the model made several at once). */
+  | { type: "action"; index: number; tool_call: number; tool: string; input: unknown }
+  | { type: "approval"; index: number; tool_call: number; tool: string; approved: boolean }
   /** `picture`: what the tool returned to be drawn with the observation (a chart: `{kind, title, x, y}`). */
-  | { type: "observation"; index: number; call: number; text: string; fuel: number | null; picture: Picture | null }
-  | { type: "repair"; index: number; call: number; why: string; message: string }
+  | { type: "observation"; index: number; tool_call: number; text: string; fuel: number | null; picture: Picture | null }
+  | { type: "repair"; index: number; tool_call: number; why: string; message: string }
   | { type: "note"; index: number; text: string }
   | { type: "switch"; index: number; from: string; to: string; why: string }
   | { type: "answer"; index: number; text: string }
   /** A long run's memo, written after step `after`: a summary of steps 1 to `covers`, or a reflection (`covers` 0); `by_model` false when tao wrote it from the steps (the offline model). */
   | { type: "summary" | "reflection"; after: number; covers: number; text: string; by_model: boolean }
+  /** The run's counts, computed from the trajectory: as each model call begins (counting it) and once a step's tools have answered. The trajectory's own `stats` are the final word. */
+  | { type: "stats"; stats: Stats }
   | { type: "stopped"; reason: StopReason; message: string | null };
 export type StopReason = "answer" | "max_steps" | "aborted" | "error" | "refused" | "truncated" | "token_budget" | "time_budget";
 /** A tool call; `id` is the provider's (native tool calling), sent back with its result. */
 export interface TaoAction { tool: string; input: unknown; id: string | null }
-export interface TaoStep {
-  index: number; thought: string; action: TaoAction | null;
-  answer: string | null;
-  /** What the tool returned, or the repair message; null after an action: the tool has not run yet. */
+/** One call of a tool: the action, and what came of it. */
+export interface TaoToolCall {
+  action: TaoAction;
+  /** What the tool returned, or the repair message; null: the tool has not run yet. */
   observation: string | null;
+  /** Set when its input did not fit the tool (or repeated the step before's). */
   repair: { why: string; message: string } | null;
-  /** The model calls of the step, in order; the last is the reply the step is made of. */
-  calls: ModelCall[];
-  notes: string[]; switch: { from: string; to: string; why: string } | null;
-  approved: boolean | null; fuel: number | null; ms: number; tool_ms: number;
-  /** The other tool calls of the same reply, when the model made several at once, each with its own observation. */
-  parallel: { action: TaoAction; observation: string | null; repair: { why: string; message: string } | null; approved: boolean | null; fuel: number | null; tool_ms: number; picture: Picture | null }[];
+  approved: boolean | null; fuel: number | null; ms: number;
   /** A picture the tool returned with the observation (see `Picture`). */
   picture: Picture | null;
+}
+export interface TaoStep {
+  index: number; thought: string;
+  /** The tools the model called, in its order, each with what came of it (empty when it answered, or when its reply could not be used). */
+  tool_calls: TaoToolCall[];
+  answer: string | null;
+  /** Set when the reply itself could not be used (no readable action, an unknown tool); the model reads `message` as the observation. */
+  repair: { why: string; message: string } | null;
+  /** The model calls of the step, in order; the last is the reply the step is made of. */
+  model_calls: ModelCall[];
+  notes: string[]; switch: { from: string; to: string; why: string } | null;
+  ms: number;
 }
 /** A note written between steps of a long run, which the following prompts carry. */
 export interface Memo {
@@ -160,7 +170,7 @@ export interface ModelCall {
   thinking: { text: string; signature: string; redacted: string[] } | null;
 }
 export interface Trajectory {
-  format: "tao-trajectory"; version: 4; task: string; react_format: string; lang: string; model: string;
+  format: "tao-trajectory"; version: 5; task: string; react_format: string; lang: string; model: string;
   steps: TaoStep[];
   /** Summaries and reflections, in the order they were written. */
   memos: Memo[];
@@ -168,8 +178,10 @@ export interface Trajectory {
   answer: string | null;
   stop: { reason: StopReason; message: string | null } | null;
   /** Computed from the steps when written; not read back. */
-  stats: { n_calls: number; n_badcalls: number; steps: number; elapsed_ms: number; prompt_tokens: number; completion_tokens: number; saved_chars: number };
+  stats: Stats;
 }
+/** Counts over a run, named as in the ReAct paper's code, computed from its steps. */
+export interface Stats { n_calls: number; n_badcalls: number; steps: number; elapsed_ms: number; prompt_tokens: number; completion_tokens: number; saved_chars: number }
 export interface ScenarioInfo { name: string; title: string; description: string; task: string; format: "mrkl" | "paper"; maxSteps: number | null; memoryTokens: number | null; reflectEvery: number | null; tools: string[];
   /** The short gold answer in the language asked for, to score each mode (exact match, F1); null when the scenario has none. */
   gold: string | null;

@@ -10,13 +10,13 @@
 //! Replies are streamed in small deltas with a configurable delay so a page shows them
 //! arriving, and the stream stops as soon as the reader says so (the client-side stop).
 
-use crate::llm::{Delta, Model, OnDelta, Reply, Request, Role, ToolCall};
 use crate::error::Error;
 use crate::format::parse::{parse, Verdict};
 use crate::format::{Format, Lang, Move};
 use crate::host::{Host, LocalBoxFuture};
 use crate::json::Value;
 use crate::json::{invalid_type, FromJson, Object};
+use crate::llm::{Delta, Model, OnDelta, Reply, Request, Role, ToolCall};
 use std::cell::Cell;
 use std::rc::Rc;
 

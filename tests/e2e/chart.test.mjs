@@ -170,12 +170,12 @@ describe("stock-chart", () => {
     const file = path.join(OUT, "chart-trajectory.json");
     await download.saveAs(file);
     const json = JSON.parse(fs.readFileSync(file, "utf8"));
-    const picture = json.steps[1].picture;
+    const picture = json.steps[1].tool_calls[0].picture;
     assert.equal(picture.kind, "line");
     assert.equal(picture.title, "Closing price");
     assert.deepEqual(picture.x, ROWS.map((r) => r[0]));
     assert.deepEqual(picture.y, ROWS.map((r) => Number(r[4])));
-    assert.equal(json.steps[0].picture, null, "the head of the file made no chart");
+    assert.equal(json.steps[0].tool_calls[0].picture, null, "the head of the file made no chart");
 
     const fresh = await openPage(env, { query: "?lang=en" });
     await fresh.setInputFiles("input[data-import-file]", file);
@@ -194,8 +194,8 @@ describe("stock-chart", () => {
     const [download] = await Promise.all([page.waitForEvent("download"), page.click('button[data-action="export"]')]);
     const json = JSON.parse(fs.readFileSync(await download.path(), "utf8"));
     // A title that is markup, and a y value that is not a number.
-    json.steps[1].picture = { kind: "line", title: "<img src=x onerror=window.pwned=1>", x: [1, 2, 3], y: [1, 2, 3] };
-    json.steps[0].picture = { kind: "line", x: [1, 2], y: [1, "2"] };
+    json.steps[1].tool_calls[0].picture = { kind: "line", title: "<img src=x onerror=window.pwned=1>", x: [1, 2, 3], y: [1, 2, 3] };
+    json.steps[0].tool_calls[0].picture = { kind: "line", x: [1, 2], y: [1, "2"] };
     const fresh = await openPage(env, { query: "?lang=en" });
     await fresh.setInputFiles("input[data-import-file]", { name: "t.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(json)) });
     await waitForChart(fresh);
@@ -342,10 +342,10 @@ describe("plot", () => {
       document.querySelector("tao-trajectory").render(trajectory);
       return trajectory.steps;
     });
-    assert.equal(steps[0].observation, "Error: plot: x and y must have the same length (x has 3, y has 2)");
-    assert.equal(steps[0].picture, null);
-    assert.equal(steps[1].observation, "Plotted a line chart of 3 points: Squares");
-    assert.deepEqual(steps[1].picture, { kind: "line", x: [1, 2, 3], y: [1, 4, 9], title: "Squares" });
+    assert.equal(steps[0].tool_calls[0].observation, "Error: plot: x and y must have the same length (x has 3, y has 2)");
+    assert.equal(steps[0].tool_calls[0].picture, null);
+    assert.equal(steps[1].tool_calls[0].observation, "Plotted a line chart of 3 points: Squares");
+    assert.deepEqual(steps[1].tool_calls[0].picture, { kind: "line", x: [1, 2, 3], y: [1, 4, 9], title: "Squares" });
     await waitForChart(page);
     const chart = await chartFacts(page);
     assert.equal(chart.vertices, 3);

@@ -456,8 +456,8 @@ describe("in the agent", () => {
       agent.registerTool(run.spec, run.fn);
       return (await agent.run("What are the squares of 1, 2 and 3?")).steps;
     });
-    assert.deepEqual(steps[0].action, { tool: "run_js", input: "console.log('squares'); [1, 2, 3].map((x) => x * x)", id: null });
-    assert.equal(steps[0].observation, "squares\n=> [ 1, 4, 9 ]");
+    assert.deepEqual(steps[0].tool_calls[0].action, { tool: "run_js", input: "console.log('squares'); [1, 2, 3].map((x) => x * x)", id: null });
+    assert.equal(steps[0].tool_calls[0].observation, "squares\n=> [ 1, 4, 9 ]");
     assert.equal(steps[1].answer, "1, 4, 9");
   });
 });

@@ -126,8 +126,8 @@ test("You play the model: search_docs finds the right page, the final answer end
   assert.equal(trajectory.stop.reason, "answer");
   assert.equal(trajectory.answer, ANSWER);
   assert.equal(trajectory.task, QUESTION);
-  assert.deepEqual(trajectory.steps.map((s) => s.action?.tool ?? null), ["search_docs", null]);
-  assert.equal(trajectory.steps[0].observation, seen.slice(seen.indexOf("[1]")), "the card shows the observation the model got");
+  assert.deepEqual(trajectory.steps.map((s) => s.tool_calls[0]?.action.tool ?? null), ["search_docs", null]);
+  assert.equal(trajectory.steps[0].tool_calls[0].observation, seen.slice(seen.indexOf("[1]")), "the card shows the observation the model got");
   assert.equal(trajectory.stats.n_badcalls, 0);
   assert.match(await page.textContent('tao-agent [data-kind="answer"]'), /to the ignore list in plink\.toml/);
   assert.equal(await page.textContent("tao-agent [part~=status]"), "Answered in 2 steps.");
@@ -193,7 +193,7 @@ test("with a provider: the settings form runs an OpenAI-compatible endpoint, the
     const trajectory = await done();
     assert.equal(trajectory.stop.reason, "answer");
     assert.equal(trajectory.answer, "Mobile, Alabama");
-    assert.deepEqual(trajectory.steps.map((s) => s.action?.tool ?? null), ["search", "search", null]);
+    assert.deepEqual(trajectory.steps.map((s) => s.tool_calls[0]?.action.tool ?? null), ["search", "search", null]);
     assert.equal(trajectory.model, "openai:react-mrkl");
 
     const calls = mock.log.filter((r) => r.method === "POST");

@@ -100,14 +100,14 @@ const PAGES = {
     const events = [];
     const trajectory = await agent.run("How much green tea is there?", { onEvent: (e) => events.push(e.type) });
     window.result = { answer: trajectory.answer, reason: trajectory.stop.reason, events,
-      observation: trajectory.steps[0].observation };
+      observation: trajectory.steps[0].tool_calls[0].observation };
   </script>`,
   // The README's five lines: a scenario that runs by itself.
   "zh.html": `<!doctype html><html lang="zh-CN"><meta charset="utf-8"><title>zh</title><body style="margin: 16px">
     <script type="module" src="dist/tao.js"></script>
     <main><h1>问答</h1><tao-agent scenario="apple-ceo" lang="zh" autorun></tao-agent></main>`,
   "element.html": `<!doctype html><html lang="en"><meta charset="utf-8"><title>element</title>
-    <script>window.seen = []; for (const t of ["tao-step", "tao-call", "tao-thought", "tao-action", "tao-observation", "tao-answer", "tao-stopped", "tao-done"])
+    <script>window.seen = []; for (const t of ["tao-step", "tao-model_call", "tao-thought", "tao-action", "tao-observation", "tao-answer", "tao-stopped", "tao-done"])
       document.addEventListener(t, (e) => window.seen.push(e.type + (e.composed && e.bubbles ? "" : "!")));</script>
     <script type="module" src="dist/tao.js"></script>
     <main><h1>Ask</h1><tao-agent scenario="apple-ceo" autorun></tao-agent></main>`,
@@ -159,7 +159,7 @@ describe("the package (dist/) in a page", () => {
     assert.equal(result.reason, "answer");
     assert.equal(result.answer, "We have 12 tins.");
     assert.equal(result.observation, "12 tins");
-    for (const type of ["step", "call", "thought", "action", "observation", "answer", "stopped"]) assert.ok(result.events.includes(type), type);
+    for (const type of ["step", "model_call", "stats", "thought", "action", "observation", "answer", "stopped"]) assert.ok(result.events.includes(type), type);
     assert.deepEqual(page.problems, []);
     await page.context().close();
   });
@@ -168,7 +168,7 @@ describe("the package (dist/) in a page", () => {
     const page = await open(browser, server.url + "element.html");
     await page.waitForFunction(() => window.seen.includes("tao-done"), null, { timeout: 20000 });
     const seen = await page.evaluate(() => window.seen);
-    for (const type of ["tao-step", "tao-call", "tao-thought", "tao-action", "tao-observation", "tao-answer", "tao-stopped", "tao-done"]) {
+    for (const type of ["tao-step", "tao-model_call", "tao-thought", "tao-action", "tao-observation", "tao-answer", "tao-stopped", "tao-done"]) {
       assert.ok(seen.includes(type), `${type} reached the document, bubbling and composed (seen: ${seen.join(" ")})`);
     }
     const inside = await page.evaluate(() => {
@@ -199,7 +199,7 @@ describe("the package (dist/) in a page", () => {
     await page.evaluate(() => document.querySelector("tao-agent").shadowRoot.querySelector("[part~=run]").click());
     const done = await page.waitForFunction(() => window.done, null, { timeout: 20000 }).then((h) => h.jsonValue());
     assert.equal(done.answer, "We have 12 tins.");
-    assert.equal(done.steps[0].action.tool, "stock");
+    assert.equal(done.steps[0].tool_calls[0].action.tool, "stock");
 
     // A misspelled tool name: the run does not start; the element says why and sends tao-error.
     await page.evaluate(() => {

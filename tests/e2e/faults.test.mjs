@@ -332,7 +332,7 @@ describe("screenshots", () => {
     };
     const parallel = await exportOf({ model: "parallel-tools", format: "tools" });
     const reasoning = await exportOf({ model: "reasoning" });
-    parallel.steps[0].calls.at(-1).thinking = reasoning.steps[0].calls.at(-1).thinking;
+    parallel.steps[0].model_calls.at(-1).thinking = reasoning.steps[0].model_calls.at(-1).thinking;
     const refusal = await exportOf({ provider: "anthropic", model: "refusal" });
     const files = {};
     for (const [name, traj] of Object.entries({ parallel, refusal })) {

@@ -263,8 +263,8 @@ describe("replies asked again", () => {
     const page = await ran("?scenario=format-repair");
     const retried = await page.evaluate(() => {
       const trajectory = document.querySelector("tao-trajectory").trajectory;
-      const step = trajectory.steps.find((s) => s.calls.some((c) => c.retried));
-      return step && { index: step.index, calls: step.calls.map((c) => ({ raw: c.raw, why: c.retried?.why ?? null })) };
+      const step = trajectory.steps.find((s) => s.model_calls.some((c) => c.retried));
+      return step && { index: step.index, calls: step.model_calls.map((c) => ({ raw: c.raw, why: c.retried?.why ?? null })) };
     });
     assert.ok(retried, "the scenario has a reply that was asked again");
     await openPrompt(page, retried.index);

@@ -135,7 +135,7 @@ describe("summary", () => {
     const traj = await page.evaluate((evil) => {
       const t = structuredClone(document.querySelector("tao-trajectory").trajectory);
       t.memos[0].text = evil;
-      t.memos[0].call = { ...t.steps[0].calls[0], raw: `  ${evil}  ` };
+      t.memos[0].call = { ...t.steps[0].model_calls[0], raw: `  ${evil}  ` };
       return t;
     }, evil);
     await page.setInputFiles("input[data-import-file]", { name: "memo.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(traj)) });

@@ -379,7 +379,7 @@ describe("in-browser models", () => {
       };
       const agent = new Agent({ model: webLlmModel(engine), tools: ["calculator"] });
       const t = await agent.run("What is 17 * 23?");
-      return { answer: t.answer, observation: t.steps[0].observation, interrupted: engine.interrupted, tokens: t.stats.prompt_tokens };
+      return { answer: t.answer, observation: t.steps[0].tool_calls[0].observation, interrupted: engine.interrupted, tokens: t.stats.prompt_tokens };
     });
     assert.equal(result.answer, "391");
     assert.equal(result.observation, "391", "the calculator ran, not the invented observation");

@@ -145,7 +145,7 @@ describe("tools", () => {
         },
       );
       const t = await agent.run("convert");
-      return { repair: t.steps[0].repair, obs: t.steps[1].observation, calls };
+      return { repair: t.steps[0].tool_calls[0].repair, obs: t.steps[1].tool_calls[0].observation, calls };
     });
     assert.equal(result.repair.why, "bad_input");
     assert.match(result.repair.message, /the field "unit" must be one of "km", "mi" \(got "miles"\)/);
@@ -218,7 +218,7 @@ describe("built-in tools' code", () => {
       ];
       const replies = ["Action: search_docs\nAction Input: install windows", "Final Answer: done"];
       const t = await new Agent({ tools: ["search_docs"], docs, replies }).run("how do I install?");
-      return t.steps[0].observation;
+      return t.steps[0].tool_calls[0].observation;
     });
     assert.match(found, /^\[1\] Install on Windows — \/install-windows\n/);
     assert.deepEqual(page.problems.errors, []);
@@ -243,9 +243,9 @@ describe("search_docs", () => {
       const missing = new tao.Agent({ replies: ["Thought: x\nAction: search_docs\nAction Input: key"], tools: ["search_docs"], docs: "/www/nope.json", maxSteps: 1 });
       return { hit: await agent.run("keys?"), miss: await missing.run("keys?") };
     });
-    assert.match(t.hit.steps[0].observation, /^\[1\] API keys/);
-    assert.match(t.hit.steps[0].observation, /README\.md#keys/);
-    assert.match(t.miss.steps[0].observation, /^Error: search_docs failed: could not load the documents from \/www\/nope\.json: HTTP 404/);
+    assert.match(t.hit.steps[0].tool_calls[0].observation, /^\[1\] API keys/);
+    assert.match(t.hit.steps[0].tool_calls[0].observation, /README\.md#keys/);
+    assert.match(t.miss.steps[0].tool_calls[0].observation, /^Error: search_docs failed: could not load the documents from \/www\/nope\.json: HTTP 404/);
     await page.context().close();
   });
 });

@@ -34,7 +34,7 @@ function describe(e: TaoEvent): string {
   }
 }
 const t: Trajectory = await agent.run("Who?", { onEvent: (e) => console.log(describe(e)) });
-t.steps.map((s) => s.action?.tool ?? s.answer);
+t.steps.map((s) => s.tool_calls[0]?.action.tool ?? s.answer);
 
 // The paper's scores, and a run as training data.
 const score: Score = await scoreAnswer("hotpotqa", t.answer, "Mobile, Alabama");
