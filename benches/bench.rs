@@ -26,6 +26,9 @@ use tao_agent::tools::docs::{Doc, Index};
 use tao_agent::tools::{FnTool, Registry};
 use tao_agent::{Agent, Config};
 
+#[path = "../tests/rng.rs"]
+mod rng;
+
 fn main() {
     println!("per-step overhead (native, scripted model at zero delay, echo tool, 10-step runs)");
     let mut replies: Vec<String> = (1..10)
@@ -145,14 +148,9 @@ fn main() {
 
 fn search_docs() {
     println!("search_docs (1,000 generated pages of ~200 words)");
-    // xorshift64: the same pages on every run, no dependency.
-    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    // tests/rng.rs: the same pages on every run.
+    let mut rng = rng::Rng(0x9E37_79B9_7F4A_7C15);
+    let mut next = move || rng.next();
     // A skewed pick: low word numbers come up far more often, as common words do.
     let mut word = move || {
         let n = next();

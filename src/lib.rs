@@ -98,6 +98,11 @@ pub mod training;
 pub mod trajectory;
 pub mod zh;
 
+// The tests' deterministic random source, shared with tests/ and `make fuzz`.
+#[cfg(test)]
+#[path = "../tests/rng.rs"]
+mod rng;
+
 #[cfg(target_arch = "wasm32")]
 pub mod bindings;
 

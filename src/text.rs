@@ -285,19 +285,14 @@ mod tests {
 
     #[test]
     fn random_text_is_cut_into_ordered_sentences_that_lose_nothing() {
-        // Pieces that end, or nearly end, sentences, glued at random (xorshift64, so every run
+        // Pieces that end, or nearly end, sentences, glued at random (tests/rng.rs, so every run
         // reads the same texts).
         const PIECES: &[&str] = &[
             "word", "安装", "3.5", "U.S.", " ", "  ", "\n", "\r\n", ".", "!", "?", "。", "！",
             "？", "\"", "'", ")", "”", "」", "…", "é", "😀", "\u{3000}",
         ];
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut rng = crate::rng::Rng(0x9E37_79B9_7F4A_7C15);
+        let mut next = |n: usize| rng.below(n);
         for _ in 0..2000 {
             let text: String = (0..next(40)).map(|_| PIECES[next(PIECES.len())]).collect();
             let ranges = sentence_ranges(&text);

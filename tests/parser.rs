@@ -195,20 +195,6 @@ fn every_two_chunk_split_gives_the_whole_text_verdict() {
     }
 }
 
-/// A tiny deterministic RNG (xorshift64*), so the randomised tests are reproducible.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 fn random_cuts(rng: &mut Rng, len: usize) -> Vec<usize> {
     let mut cuts = Vec::new();
     let mut at = 0;
@@ -385,6 +371,7 @@ enum Want {
     Fin(&'static str),
     Fail(Why),
 }
+use crate::rng::Rng;
 use Want::{Act, Fail, Fin};
 
 struct Case {

@@ -251,17 +251,12 @@ fn version_2_files_still_read() {
 fn never_panics_on_any_input() {
     let json = sample().to_json();
     let bytes = json.as_bytes();
-    // Every truncation, and seeded random byte edits (xorshift: deterministic, no dependency).
+    // Every truncation, and seeded random byte edits (tests/rng.rs: deterministic).
     for end in 0..bytes.len() {
         let _ = Trajectory::from_json(&String::from_utf8_lossy(&bytes[..end]));
     }
-    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut rng = crate::rng::Rng(0x9E37_79B9_7F4A_7C15);
+    let mut next = move || rng.next();
     let alphabet = b"{}[]\":,0123456789.eE-+ \\nulltruefalse\xff\xc3\xa9";
     for _ in 0..3000 {
         let mut edited = bytes.to_vec();

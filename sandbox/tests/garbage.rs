@@ -6,20 +6,11 @@ use tao_sandbox::{inspect, run, ErrorKind, Limits};
 
 use crate::example_tool;
 
-/// A small deterministic generator (xorshift64*), so a failure reproduces exactly.
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+// The project's deterministic random source (tao's tests/rng.rs), so a failure reproduces
+// exactly.
+#[path = "../../tests/rng.rs"]
+mod rng;
+use rng::Rng as Random;
 
 /// Every refusal starts by saying what it is about.
 fn assert_explained(message: &str) {
