@@ -9,16 +9,17 @@ use tao_agent::format::parse::{parse, ParseEvent, ParseOptions, StreamParser, St
 use tao_agent::llm::sse::SseDecoder;
 use tao_agent::Trajectory;
 
-/// Chunk sizes from 1 to 16 bytes, from a small deterministic sequence seeded by `seed`.
+#[path = "../tests/rng.rs"]
+mod rng;
+
+/// Chunk sizes from 1 to 16 bytes, from the project's deterministic sequence (tests/rng.rs)
+/// seeded by `seed`.
 fn chunks(bytes: &[u8], seed: u8) -> Vec<&[u8]> {
-    let mut state = u32::from(seed).wrapping_mul(2_654_435_761) | 1;
+    let mut rng = rng::Rng(u64::from(seed).wrapping_mul(2_654_435_761) | 1);
     let mut out = Vec::new();
     let mut rest = bytes;
     while !rest.is_empty() {
-        state ^= state << 13;
-        state ^= state >> 17;
-        state ^= state << 5;
-        let n = (1 + state % 16) as usize;
+        let n = 1 + rng.below(16);
         let (head, tail) = rest.split_at(n.min(rest.len()));
         out.push(head);
         rest = tail;
