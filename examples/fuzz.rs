@@ -18,9 +18,8 @@
 
 #[path = "../fuzz/checks.rs"]
 mod checks;
-#[path = "../tests/rng.rs"]
-mod rng;
-use rng::Rng;
+// The project's deterministic random source (tests/rng.rs), which the checks load.
+use checks::rng::Rng;
 
 use std::time::{Duration, Instant};
 use tao_agent::format::Lang;

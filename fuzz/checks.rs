@@ -10,7 +10,7 @@ use tao_agent::llm::sse::SseDecoder;
 use tao_agent::Trajectory;
 
 #[path = "../tests/rng.rs"]
-mod rng;
+pub mod rng;
 
 /// Chunk sizes from 1 to 16 bytes, from the project's deterministic sequence (tests/rng.rs)
 /// seeded by `seed`.

@@ -28,6 +28,7 @@ use crate::format::{Format, Lang};
 pub use crate::host::Abort;
 use crate::host::{join_all, Host};
 use crate::llm::{Message, Model};
+use crate::prompt::Prompt;
 use crate::tools::{schema, Registry};
 use crate::trajectory::{Action, Repair, Step, StopReason, ToolCall, Trajectory};
 use std::rc::Rc;
@@ -124,8 +125,9 @@ impl Agent {
     pub async fn run(&self, task: &str, on_event: Observer<'_>) -> Trajectory {
         let mut trajectory = self.start(task);
         self.restored.set(true); // a new run: the tools start where they are
+        let mut prompt = Prompt::default(); // grown a step at a time (see `Prompt`)
         while trajectory.stop.is_none() {
-            self.step(&mut trajectory, on_event).await;
+            self.step_with(&mut trajectory, &mut prompt, on_event).await;
         }
         trajectory
     }
@@ -139,11 +141,21 @@ impl Agent {
     /// One step: Thought, Action, Observation. Runs can be resumed or forked from any
     /// trajectory: everything the step needs is in it.
     pub async fn step(&self, trajectory: &mut Trajectory, on_event: Observer<'_>) {
+        self.step_with(trajectory, &mut Prompt::default(), on_event)
+            .await;
+    }
+
+    async fn step_with(
+        &self,
+        trajectory: &mut Trajectory,
+        prompt: &mut Prompt,
+        on_event: Observer<'_>,
+    ) {
         self.restore(trajectory).await;
         // Thought → Action: the model continues the prompt rendered from the trajectory, and
         // its move (an action, the final answer, or a reply to repair) joins the trajectory.
         if trajectory.pending_action().is_none() {
-            self.think(trajectory, on_event).await;
+            self.think_with(trajectory, prompt, on_event).await;
         }
         // Observation: the tool the model chose runs, and what it returns completes the step;
         // the model reads it next turn. (A run paused before the tool call goes on here.)
@@ -157,10 +169,20 @@ impl Agent {
     /// paused before the model call). This is what a studio's *Step* button does; [`Agent::step`]
     /// is two of these.
     pub async fn next(&self, trajectory: &mut Trajectory, on_event: Observer<'_>) {
+        self.next_with(trajectory, &mut Prompt::default(), on_event)
+            .await;
+    }
+
+    async fn next_with(
+        &self,
+        trajectory: &mut Trajectory,
+        prompt: &mut Prompt,
+        on_event: Observer<'_>,
+    ) {
         self.restore(trajectory).await;
         match trajectory.pending_action() {
             Some(_) => self.act(trajectory, on_event).await,
-            None => self.think(trajectory, on_event).await,
+            None => self.think_with(trajectory, prompt, on_event).await,
         }
     }
 
@@ -179,13 +201,24 @@ impl Agent {
         {
             trajectory.reopen();
         }
+        let mut prompt = Prompt::default(); // grown a step at a time (see `Prompt`)
         while trajectory.stop.is_none() && !paused() {
-            self.next(trajectory, on_event).await;
+            self.next_with(trajectory, &mut prompt, on_event).await;
         }
     }
 
     /// The first half of a step: the model's next move, up to (not including) the tool call.
     pub async fn think(&self, trajectory: &mut Trajectory, on_event: Observer<'_>) {
+        self.think_with(trajectory, &mut Prompt::default(), on_event)
+            .await;
+    }
+
+    async fn think_with(
+        &self,
+        trajectory: &mut Trajectory,
+        prompt: &mut Prompt,
+        on_event: Observer<'_>,
+    ) {
         if trajectory.stop.is_some() {
             return;
         }
@@ -199,7 +232,7 @@ impl Agent {
         let started = self.host.now_ms();
         let mut step = Step::new(trajectory.steps.len() as u32 + 1);
         on_event(&Event::Step { index: step.index });
-        let replied = self.reply(trajectory, &mut step, on_event).await;
+        let replied = self.reply(trajectory, prompt, &mut step, on_event).await;
         // Notes so far (retries on the way) stay, even when the call then fails.
         let noted = !step.notes.is_empty();
         let stop = take(&mut step, replied, on_event);

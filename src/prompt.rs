@@ -52,6 +52,48 @@ pub fn render(
     messages
 }
 
+/// The prompt of a loop's last model call, kept so that the next call renders only the steps
+/// added since. Within one loop (`Agent::run`, `Agent::resume`) the loop holds the trajectory,
+/// and a step it has rendered is complete and never changes again (a step is rendered once its
+/// tools have answered; only the step in progress changes), so the prompt of the next call is
+/// this one and the turns of the steps that followed. A new memo (a summary stands in for
+/// earlier steps, a reflection joins an observation) or a change of format renders it whole.
+///
+/// This is the one saving of its kind tao keeps: rendering the whole prompt every call was the
+/// dearest part of a turn after the model itself (the instructions alone a tenth of it at 10
+/// steps, and the steps' turns grew with the run), and what made a 50-step run's turns dearer
+/// than a 10-step run's (`make bench`).
+#[derive(Default)]
+pub struct Prompt {
+    messages: Vec<Message>,
+    /// The trajectory's steps, memos and format when `messages` was rendered.
+    steps: usize,
+    memos: usize,
+    format: Option<Format>,
+}
+
+impl Prompt {
+    /// The prompt for the next step of `trajectory`: what [`render`] renders.
+    pub fn next(
+        &mut self,
+        trajectory: &Trajectory,
+        registry: &Registry,
+        exemplars: Option<&str>,
+    ) -> &[Message] {
+        let (steps, memos) = (trajectory.steps.len(), trajectory.memos.len());
+        let kept = self.format == Some(trajectory.format) && self.memos == memos;
+        if !kept || self.steps > steps {
+            self.messages = render(trajectory, registry, exemplars);
+        } else {
+            for step in &trajectory.steps[self.steps..] {
+                turn(trajectory.format, step, &mut self.messages);
+            }
+        }
+        (self.steps, self.memos, self.format) = (steps, memos, Some(trajectory.format));
+        &self.messages
+    }
+}
+
 /// A memo as the model reads it.
 fn memo_text(lang: Lang, memo: &Memo) -> String {
     let (covers, after, text) = (memo.covers, memo.after, &memo.text);
@@ -146,4 +188,73 @@ fn native_turn(step: &Step, acted: bool, messages: &mut Vec<Message>) {
     });
     let thinking = step.model_calls.last().and_then(|c| c.thinking.as_ref());
     tools::turn(&step.thought, calls.collect(), thinking, messages)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::FnTool;
+    use crate::trajectory::{Action, ModelCall, ToolCall};
+    use std::rc::Rc;
+
+    fn step(index: u32) -> Step {
+        let input = format!("token-{index}");
+        Step {
+            thought: format!("Thought {index}."),
+            tool_calls: vec![ToolCall {
+                action: Action {
+                    tool: "echo".into(),
+                    input: input.clone().into(),
+                    id: None,
+                },
+                observation: Some(format!("echo:{input}")),
+                ..ToolCall::default()
+            }],
+            model_calls: vec![ModelCall::default()],
+            ..Step::new(index)
+        }
+    }
+
+    /// A loop's kept prompt is the prompt rendered whole, however the trajectory grew: a step
+    /// more, a memo, a change of format.
+    #[test]
+    fn a_kept_prompt_is_the_whole_prompt() {
+        let mut registry = Registry::new();
+        let echo = |s: &str| Ok(s.to_string());
+        registry.register(Rc::new(FnTool::new("echo", "Repeats.", "text", echo)));
+        let mut kept = Prompt::default();
+        let mut t = Trajectory::new("Echo the tokens", Format::Mrkl, Lang::En, "m");
+        let mut check = |t: &Trajectory, what: &str| {
+            let whole = render(t, &registry, None);
+            assert_eq!(kept.next(t, &registry, None), whole.as_slice(), "{what}");
+        };
+        check(&t, "no step yet");
+        check(&t, "asked again: no step more");
+        for i in 1..=3 {
+            t.steps.push(step(i));
+            check(&t, "one step more");
+        }
+        t.memos.push(Memo {
+            kind: MemoKind::Reflection,
+            after: 3,
+            covers: 0,
+            text: "Think again.".into(),
+            call: None,
+        });
+        check(&t, "a reflection");
+        t.steps.push(step(4));
+        check(&t, "a step after the reflection");
+        t.memos.push(Memo {
+            kind: MemoKind::Summary,
+            after: 4,
+            covers: 3,
+            text: "Tokens 1 to 3 echoed.".into(),
+            call: None,
+        });
+        check(&t, "a summary");
+        t.steps.push(step(5));
+        check(&t, "a step after the summary");
+        t.format = Format::Paper;
+        check(&t, "another format");
+    }
 }

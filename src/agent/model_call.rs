@@ -15,6 +15,7 @@ use crate::event::{Event, Observer};
 use crate::format::parse::{parse, ParseEvent, Parsed, StreamParser, Verdict, Why};
 use crate::format::{tools, Format};
 use crate::llm::{Delta, Reply, Request, Thinking};
+use crate::prompt::Prompt;
 use crate::trajectory::{ModelCall, Repair, Step, Switch, Trajectory, CUT_KEPT};
 
 /// What one model call came to.
@@ -58,6 +59,7 @@ impl Agent {
     pub(super) async fn reply(
         &self,
         trajectory: &mut Trajectory,
+        prompt: &mut Prompt,
         step: &mut Step,
         on_event: Observer<'_>,
     ) -> Result<(Verdict, Vec<ToolCall>), Error> {
@@ -69,7 +71,7 @@ impl Agent {
                 thought_sent,
                 action_sent,
                 calls,
-            } = self.call(trajectory, step, on_event).await?
+            } = self.call(trajectory, prompt, step, on_event).await?
             else {
                 continue; // switched to text ReAct: ask again in it
             };
@@ -102,6 +104,7 @@ impl Agent {
     async fn call(
         &self,
         trajectory: &mut Trajectory,
+        prompt: &mut Prompt,
         step: &mut Step,
         on_event: Observer<'_>,
     ) -> Result<Called, Error> {
@@ -112,7 +115,7 @@ impl Agent {
         // Recorded as it goes, so the run's counts include the call in flight.
         step.model_calls.push(ModelCall::default());
         on_event(&Event::Stats(&trajectory.stats_with(Some(step))));
-        let streamed = self.stream(trajectory, index, on_event).await;
+        let streamed = self.stream(trajectory, prompt, index, on_event).await;
         self.record(trajectory, step, streamed, on_event)
     }
 
@@ -122,6 +125,7 @@ impl Agent {
     async fn stream(
         &self,
         trajectory: &Trajectory,
+        prompt: &mut Prompt,
         index: u32,
         on_event: Observer<'_>,
     ) -> Streamed {
@@ -136,7 +140,9 @@ impl Agent {
             action_sent: false,
             notes: Vec::new(),
         };
-        let (messages, specs) = (self.prompt(trajectory), self.tool_specs(trajectory));
+        let exemplars = self.config.exemplars.as_deref();
+        let messages = prompt.next(trajectory, &self.tools, exemplars);
+        let specs = self.tool_specs(trajectory);
         // The stop sequence is sent to the provider, and enforced here too (see above).
         let stop = format.stop_sequences(index);
         let started = self.host.now_ms();
@@ -159,7 +165,7 @@ impl Agent {
             !s.parser.is_cut()
         };
         let request = Request {
-            messages: &messages,
+            messages,
             stop: &stop,
             tools: &specs,
             abort: &self.abort,
