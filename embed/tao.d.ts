@@ -12,7 +12,7 @@ export declare class Agent {
    * observation: a string, `{observation, fuel}`, or a value shown as JSON; a thrown error becomes
    * an observation. Name it in `tools` to enable it.
    */
-  registerTool<I = any>(spec: ToolSpecInit, fn: (input: I) => ToolResult | Promise<ToolResult>): void;
+  registerTool<I = any>(spec: ToolSpecInit, fn: ToolFunction<I>): void;
   /** Runs `task`; resolves with the trajectory, also when stopped or when the model fails (`stop.reason`). */
   run(task: string, options?: RunOptions): Promise<Trajectory>;
   /** A new trajectory for `task`, paused before its first model call. */
@@ -102,7 +102,7 @@ export declare class TaoAgent extends HTMLElement {
   /** Resolves once the wasm (and, for a `scenario`, the offline data) is loaded. */
   readonly ready: Promise<void>;
   /** Adds a JS tool for the next runs (as `Agent.registerTool`); name it in the `tools` attribute. */
-  registerTool<I = any>(spec: ToolSpecInit, fn: (input: I) => ToolResult | Promise<ToolResult>): void;
+  registerTool<I = any>(spec: ToolSpecInit, fn: ToolFunction<I>): void;
   /** Runs `task` (default: the task box's text); resolves with the trajectory. */
   run(task?: string): Promise<Trajectory>;
   /** Stops the run in flight. */

@@ -26,7 +26,7 @@ pub use crate::event::{Event, Observer};
 use crate::format::parse::{Verdict, Why};
 use crate::format::{Format, Lang};
 pub use crate::host::Abort;
-use crate::host::{join_all, Host};
+use crate::host::{join_all, unless_aborted, Host};
 use crate::llm::{Message, Model};
 use crate::prompt::Prompt;
 use crate::tools::{schema, Registry};
@@ -243,21 +243,19 @@ impl Agent {
         let said = step
             .model_calls
             .iter()
-            .any(|c| !c.raw.is_empty() || c.thinking.is_some())
+            .any(|c| !c.raw.is_empty() || c.thinking.is_some() || c.usage.is_some())
             || step.switch.is_some();
         if stop.is_none() || said || noted || step.answer.is_some() {
             trajectory.steps.push(step);
         }
+        let stop = stop.or_else(|| unreadable(trajectory));
         if let Some((reason, message)) = stop {
             end(trajectory, reason, message, on_event);
         }
     }
 
     /// The second half of a step: runs the tool of each pending action and records the
-    /// observations (or the repair, when an input does not fit its tool). Several calls of one
-    /// reply run together when every tool allows it ([`ToolSpec::concurrent`]) and none waits
-    /// for the user's approval, else one after the other; their results are recorded in the
-    /// model's order either way.
+    /// observations (or the repair, when an input does not fit its tool).
     pub async fn act(&self, trajectory: &mut Trajectory, on_event: Observer<'_>) {
         let repeated = repetition(trajectory).filter(|_| {
             let action = trajectory.steps.last().and_then(Step::action);
@@ -274,11 +272,26 @@ impl Agent {
         if let Some(message) = repeated {
             Outcome::repair(Why::Repeated, message).record(step, 0, on_event);
         }
+        let started = self.host.now_ms();
+        self.run_tools(step, on_event).await;
+        step.ms = micros(step.ms + self.host.now_ms() - started);
+        on_event(&Event::Stats(&trajectory.stats()));
+        // A tool still running when the run was stopped: the run ends there, the call waiting.
+        if self.abort.is_aborted() && trajectory.pending_action().is_some() {
+            end(trajectory, StopReason::Aborted, None, on_event);
+        }
+    }
+
+    /// Runs the step's waiting tool calls and records what each returned, in the model's order.
+    /// Several run together when every tool allows it ([`ToolSpec::concurrent`]) and none waits
+    /// for the user's approval, else one after the other. Stop reaches them: a call still
+    /// running when the run is stopped is dropped, and its late result is not recorded.
+    async fn run_tools(&self, step: &mut Step, on_event: Observer<'_>) {
         let waiting: Vec<(u32, Action)> = (step.tool_calls.iter().enumerate())
             .filter(|(_, call)| call.observation.is_none())
             .map(|(k, call)| (k as u32, call.action.clone()))
             .collect();
-        let (started, index) = (self.host.now_ms(), step.index);
+        let (index, abort) = (step.index, &self.abort);
         let together = waiting.len() > 1
             && waiting.iter().all(|(_, a)| {
                 let spec = self.tools.get(&a.tool).map(|t| t.spec());
@@ -288,18 +301,19 @@ impl Agent {
             let runs = waiting
                 .iter()
                 .map(|(_, a)| self.run_tool(index, 0, a, None));
-            let outcomes = join_all(runs.collect()).await;
-            for ((k, _), mut outcome) in waiting.iter().zip(outcomes) {
+            let outcomes = unless_aborted(abort, join_all(runs.collect())).await;
+            for ((k, _), mut outcome) in waiting.iter().zip(outcomes.into_iter().flatten()) {
                 outcome.record(step, *k, on_event);
             }
-        } else {
-            for (k, action) in &waiting {
-                let mut outcome = self.run_tool(index, *k, action, Some(&mut *on_event)).await;
-                outcome.record(step, *k, on_event);
-            }
+            return;
         }
-        step.ms = micros(step.ms + self.host.now_ms() - started);
-        on_event(&Event::Stats(&trajectory.stats()));
+        for (k, action) in &waiting {
+            let run = self.run_tool(index, *k, action, Some(&mut *on_event));
+            let Some(mut outcome) = unless_aborted(abort, run).await else {
+                return;
+            };
+            outcome.record(step, *k, on_event);
+        }
     }
 
     /// Brings the tools back to where `trajectory` left them, once per agent: a run that goes
@@ -435,6 +449,35 @@ fn take(
             Some((StopReason::of(error.kind), Some(error.message)))
         }
     }
+}
+
+/// The most replies in a row that could not be read before the run stops: a model that keeps
+/// replying nothing readable (an empty or non-text reply, prose without an action) is not asked
+/// again until the step budget is spent.
+pub const UNREADABLE_IN_A_ROW: usize = 4;
+
+/// Why the run must stop after its last step: its last [`UNREADABLE_IN_A_ROW`] model calls (in
+/// this step and the ones before) were replies that could not be read.
+fn unreadable(trajectory: &Trajectory) -> Option<(StopReason, Option<String>)> {
+    // Each call from the last: unreadable when it was asked again, or when the step it ended
+    // was repaired for its reply (an unknown tool aside: a reply read, naming the wrong tool).
+    let calls = trajectory.steps.iter().rev().flat_map(|s| {
+        let repaired = s.repair.as_ref().filter(|r| r.why != Why::UnknownTool);
+        let last = s.model_calls.len().saturating_sub(1);
+        let repairs = s.model_calls.iter().enumerate().rev().map(move |(k, c)| {
+            let ended = repaired.filter(|_| k == last);
+            c.retried.as_ref().or(ended)
+        });
+        repairs.chain(s.model_calls.is_empty().then_some(None))
+    });
+    let repairs: Vec<&Repair> = calls.take(UNREADABLE_IN_A_ROW).map_while(|r| r).collect();
+    (repairs.len() == UNREADABLE_IN_A_ROW).then(|| {
+        // What was wrong with the last, as the model was told it (before the format).
+        let wrong = repairs[0].message.split(" Reply with").next().unwrap_or_default();
+        let n = UNREADABLE_IN_A_ROW;
+        let message = format!("the model's last {n} replies could not be read (the last: {}); it may not follow the format: try another model or format, or resume to ask it again", wrong.trim());
+        (StopReason::Error, Some(message))
+    })
 }
 
 /// Records the move's tool calls in `step`, each waiting for its observation: the verdict's

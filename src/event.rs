@@ -7,7 +7,7 @@
 
 use crate::json::Value;
 use crate::to_json::{JsonWriter, ToJson};
-use crate::trajectory::{MemoKind, Stats, StopReason};
+use crate::trajectory::{MemoKind, Repair, Stats, StopReason};
 
 /// What happens during a run, as it happens (the page draws these; tests check their order).
 /// In every variant `index` is the 1-based step number and `text` the payload; `tool_call` is
@@ -18,10 +18,15 @@ use crate::trajectory::{MemoKind, Stats, StopReason};
 pub enum Event<'a> {
     /// Step `index` begins.
     Step { index: u32 },
-    /// Model call `n` of the step begins. `retry`: it asks again because the previous reply
-    /// could not be read (a bad call, as the paper counts them); a call after a change of
-    /// format is not one.
-    ModelCall { index: u32, n: u32, retry: bool },
+    /// Model call `n` of the step begins. `retried`: it asks again because the previous reply
+    /// could not be read (a bad call, as the paper counts them): why, and what the parser said
+    /// of it (what was wrong, then the format to use); a call after a change of format is not
+    /// one.
+    ModelCall {
+        index: u32,
+        n: u32,
+        retried: Option<&'a Repair>,
+    },
     /// A streamed piece of the model's reply.
     Token { index: u32, text: &'a str },
     /// A streamed piece of the model's reasoning (reasoning models), before its reply.
@@ -95,11 +100,11 @@ impl ToJson for Event<'_> {
     fn write_json(&self, out: &mut JsonWriter) {
         match self {
             Event::Step { index } => out.object(&[("type", &"step"), ("index", index)]),
-            Event::ModelCall { index, n, retry } => out.object(&[
+            Event::ModelCall { index, n, retried } => out.object(&[
                 ("type", &"model_call"),
                 ("index", index),
                 ("n", n),
-                ("retry", retry),
+                ("retried", retried),
             ]),
             Event::Token { index, text } => {
                 out.object(&[("type", &"token"), ("index", index), ("text", text)])

@@ -51,22 +51,63 @@ pub async fn with_timeout<F: Future>(host: &dyn Host, ms: u32, future: F) -> Opt
     .await
 }
 
-/// A flag that stops a run at the next delta or step; cheap to clone and share with a callback.
+/// Runs `future` until it ends or `abort` is asked to stop the run, whichever comes first;
+/// `None` when the run was stopped first (the future is dropped: what it would have returned
+/// comes too late to be recorded).
+pub async fn unless_aborted<F: Future>(abort: &Abort, future: F) -> Option<F::Output> {
+    let mut future = std::pin::pin!(future);
+    let mut stop = std::pin::pin!(abort.aborted());
+    std::future::poll_fn(|context| {
+        if let Poll::Ready(output) = future.as_mut().poll(context) {
+            return Poll::Ready(Some(output));
+        }
+        match stop.as_mut().poll(context) {
+            Poll::Ready(()) => Poll::Ready(None),
+            Poll::Pending => Poll::Pending,
+        }
+    })
+    .await
+}
+
+/// A flag that stops a run at the next delta or step, and wakes what waits on it (a tool
+/// call in flight: see [`Abort::aborted`]); cheap to clone and share with a callback.
 #[derive(Clone, Debug, Default)]
-pub struct Abort(Rc<Cell<bool>>);
+pub struct Abort(Rc<AbortState>);
+
+#[derive(Debug, Default)]
+struct AbortState {
+    aborted: Cell<bool>,
+    waiting: std::cell::RefCell<Vec<std::task::Waker>>,
+}
 
 impl Abort {
     /// Asks the run to stop.
     pub fn abort(&self) {
-        self.0.set(true);
+        self.0.aborted.set(true);
+        for waker in self.0.waiting.take() {
+            waker.wake();
+        }
     }
     /// Whether the run was asked to stop.
     pub fn is_aborted(&self) -> bool {
-        self.0.get()
+        self.0.aborted.get()
     }
     /// Clears the flag, to reuse an agent after an aborted run.
     pub fn reset(&self) {
-        self.0.set(false);
+        self.0.aborted.set(false);
+    }
+    /// Completes once the run is asked to stop: raced against work that must not outlive Stop.
+    pub fn aborted(&self) -> impl Future<Output = ()> + '_ {
+        std::future::poll_fn(move |context| {
+            if self.is_aborted() {
+                return Poll::Ready(());
+            }
+            let mut waiting = self.0.waiting.borrow_mut();
+            if !waiting.iter().any(|w| w.will_wake(context.waker())) {
+                waiting.push(context.waker().clone());
+            }
+            Poll::Pending
+        })
     }
 }
 

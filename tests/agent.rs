@@ -931,3 +931,88 @@ fn a_repeated_action_is_told_apart_by_its_words_not_their_case_or_spacing() {
     let why = |k: usize| t.steps[k].tool_calls[0].repair.as_ref().map(|r| r.why);
     assert_eq!((why(0), why(1), why(2)), (None, Some(Why::Repeated), None));
 }
+
+/// A tool that, once called, stops the run from outside (as the page's Stop would while the
+/// tool works) and never answers.
+struct StoppedWhileWorking(ToolSpec, tao_agent::Abort);
+
+impl tao_agent::tools::Tool for StoppedWhileWorking {
+    fn spec(&self) -> &ToolSpec {
+        &self.0
+    }
+    fn call<'a>(
+        &'a self,
+        _input: &'a tao_agent::json::Value,
+    ) -> tao_agent::host::LocalBoxFuture<'a, Result<ToolOutput, ToolError>> {
+        self.1.abort();
+        Box::pin(std::future::pending())
+    }
+}
+
+#[test]
+fn stop_reaches_a_tool_at_work_and_its_late_result_is_not_recorded() {
+    let abort = tao_agent::Abort::default();
+    let spec = ToolSpec::new(
+        "slow",
+        "Works a long time.",
+        tao_agent::tools::string_schema("input"),
+    );
+    let mut tools = Registry::new();
+    tools.register(Rc::new(StoppedWhileWorking(spec, abort.clone())));
+    let mut agent = replay(
+        &[
+            "Thought: work\nAction: slow\nAction Input: x",
+            "Thought: done\nFinal Answer: y",
+        ],
+        tools,
+        Config::default(),
+    );
+    agent.abort = abort;
+    let t = block_on(agent.run("work", &mut |_| {}));
+    // The run ends at once (the tool's future is never answered), stopped, with the call waiting:
+    // a resumed run would call the tool again.
+    assert_eq!(t.stop.as_ref().map(|s| s.reason), Some(StopReason::Aborted));
+    assert_eq!(t.steps.len(), 1);
+    assert_eq!(t.steps[0].tool_calls[0].observation, None);
+    assert!(t.pending_action().is_some());
+}
+
+#[test]
+fn a_model_that_keeps_replying_nothing_readable_stops_after_a_few_calls() {
+    // Empty replies forever: asked again once a step (the default), then repaired.
+    let agent = replay(&[""; 16], echo_tools(), Config::default());
+    let t = block_on(agent.run("anything", &mut |_| {}));
+    let stop = t.stop.clone().unwrap();
+    assert_eq!(stop.reason, StopReason::Error);
+    assert_eq!(
+        t.stats().n_calls,
+        tao_agent::agent::UNREADABLE_IN_A_ROW as u32
+    );
+    assert_eq!(t.steps.len(), 2, "two steps of a call and its retry");
+    let message = stop.message.unwrap();
+    assert!(
+        message.starts_with("the model's last 4 replies could not be read (the last: "),
+        "{message}"
+    );
+    assert!(
+        !message.contains("empty)") && !message.contains("no_action"),
+        "in words: {message}"
+    );
+    // A readable reply between them starts the count again.
+    let agent = replay(
+        &[
+            "",
+            "",
+            "",
+            "Thought: t\nAction: echo\nAction Input: a",
+            "",
+            "",
+            "",
+            "Thought: t\nFinal Answer: z",
+        ],
+        echo_tools(),
+        Config::default(),
+    );
+    let t = block_on(agent.run("anything", &mut |_| {}));
+    assert_eq!(t.answer(), Some("z"));
+}

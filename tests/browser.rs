@@ -191,6 +191,56 @@ async fn abort_stops_the_run_and_keeps_the_trajectory_so_far() {
     assert_eq!(text(&t, "stop.reason"), "aborted");
 }
 
+/// Stop reaches a JS tool at work: it is handed the run's signal, the run ends at once with
+/// the call waiting, and what the tool returns later is not recorded.
+#[wasm_bindgen_test]
+async fn stop_reaches_a_slow_js_tool_and_its_late_result_is_not_recorded() {
+    let model = Function::new_with_args(
+        "messages",
+        r"return 'Thought: ask\nAction: slow\nAction Input: x';",
+    );
+    let agent = JsAgent::new(object("{}", &[("model", &model)])).unwrap();
+    let spec = object(
+        r#"{"name": "slow", "description": "Takes two seconds."}"#,
+        &[],
+    );
+    let slow = Function::new_with_args(
+        "input, options",
+        r#"
+        globalThis.__toolSignal = options.signal;
+        return new Promise((resolve) => setTimeout(() => resolve("late answer"), 2000));
+        "#,
+    );
+    agent.register_tool(spec, slow).unwrap();
+    let controller = web_sys::AbortController::new().unwrap();
+    // Stopped as the tool starts work.
+    let stop_at_action = Function::new_with_args(
+        "e",
+        "if (e.type === 'action') setTimeout(() => this.abort(), 50);",
+    )
+    .bind0(&controller);
+    let options = object(
+        "{}",
+        &[
+            ("signal", &controller.signal()),
+            ("onEvent", &stop_at_action),
+        ],
+    );
+    let started = js_sys::Date::now();
+    let t = run(&agent, "slow", options).await;
+    let took = js_sys::Date::now() - started;
+    assert_eq!(text(&t, "stop.reason"), "aborted");
+    assert!(
+        took < 1000.0,
+        "the run ended when it was stopped, not when the tool answered: {took} ms"
+    );
+    assert_eq!(get(&t, "steps.0.tool_calls.0.observation"), JsValue::NULL);
+    assert_eq!(
+        get(&js_sys::global(), "__toolSignal.aborted"),
+        JsValue::TRUE
+    );
+}
+
 #[wasm_bindgen_test]
 async fn errors_are_js_errors_with_clear_messages() {
     let message = |e: JsValue| String::from(e.unchecked_into::<js_sys::Error>().message());

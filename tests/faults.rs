@@ -211,6 +211,10 @@ fn a_refusal_is_its_own_outcome_with_what_the_model_said_and_is_not_asked_again(
         )
     );
     assert_eq!(transport.sent.borrow().len(), 1, "a refusal is not retried");
+    // Its tokens were spent: the call is recorded with them, and they count.
+    let usage = t.steps[0].model_calls[0].usage.unwrap();
+    assert_eq!((usage.prompt_tokens, usage.completion_tokens), (79, 11));
+    assert_eq!(t.stats().prompt_tokens, 79);
 
     // Anthropic: streamed text, then `stop_reason: "refusal"` and its explanation.
     let transport = Recorded::new(vec![flushed("anthropic-refusal.sse")]);

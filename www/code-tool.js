@@ -73,7 +73,7 @@ const CSP = "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval' blob:;
  * @returns {Promise<{logs: string[], value: string|undefined, error: string|undefined,
  *   picture: object|undefined, timedOut: boolean, ms: number}>}
  */
-export async function runCode(code, { timeoutMs = DEFAULT_TIMEOUT_MS, harden = true, files = {} } = {}) {
+export async function runCode(code, { timeoutMs = DEFAULT_TIMEOUT_MS, harden = true, files = {}, signal } = {}) {
   const started = performance.now();
   const logs = new Logs(MAX_OUTPUT_CHARS);
   const iframe = createSandbox();
@@ -81,6 +81,9 @@ export async function runCode(code, { timeoutMs = DEFAULT_TIMEOUT_MS, harden = t
   try {
     const outcome = await new Promise((resolve) => {
       const timer = setTimeout(() => resolve({ timedOut: true }), timeoutMs);
+      // Stop reaches the code: the run was stopped, and the sandbox goes with it (finally below).
+      if (signal?.aborted) resolve({ stopped: true });
+      signal?.addEventListener("abort", () => resolve({ stopped: true }), { once: true });
       // Only the sandbox's own window may speak, and what it says is data from untrusted
       // code: only strings are taken from it.
       onMessage = (event) => {
@@ -109,7 +112,9 @@ export async function runCode(code, { timeoutMs = DEFAULT_TIMEOUT_MS, harden = t
       picture: checked.picture,
       error: outcome.timedOut
         ? `timed out after ${timeoutMs} ms (the code was stopped)`
-        : outcome.error === undefined ? undefined : cap(String(outcome.error)),
+        : outcome.stopped
+          ? "the run was stopped (so was the code)"
+          : outcome.error === undefined ? undefined : cap(String(outcome.error)),
       timedOut: Boolean(outcome.timedOut),
       ms: Math.round(performance.now() - started),
     };
@@ -154,10 +159,10 @@ export function codeTool({ timeoutMs = DEFAULT_TIMEOUT_MS, files = () => ({}) } 
         },
       };
     },
-    fn: async (input) => {
+    fn: async (input, { signal } = {}) => {
       const code = codeFrom(input);
       if (code === undefined) return 'Error: run_js expects the code, as text or as {"code": "..."}';
-      const result = await runCode(code, { timeoutMs, files: await files() });
+      const result = await runCode(code, { timeoutMs, files: await files(), signal });
       const text = observation(result);
       return result.picture ? { observation: text, picture: result.picture } : text;
     },

@@ -73,11 +73,18 @@ function failAll(message, kind) {
   pending.clear();
 }
 
-/** Sends one request and waits for its answer, at most `timeoutMs`. */
-function request(message, timeoutMs) {
+/** Sends one request and waits for its answer, at most `timeoutMs`, or until `signal` aborts. */
+function request(message, timeoutMs, signal) {
   const target = currentWorker();
   const id = nextId++;
   return new Promise((resolve, reject) => {
+    // Stop reaches the tool: the Worker running it is terminated (the next call starts another).
+    const stop = () => {
+      if (!pending.has(id)) return;
+      failAll("the wasm-tool sandbox was restarted because a run was stopped", "stopped");
+    };
+    if (signal?.aborted) queueMicrotask(stop);
+    signal?.addEventListener("abort", stop, { once: true });
     const timer = setTimeout(() => {
       pending.delete(id);
       // Calls are run one after another in the Worker, so the ones queued behind this one
@@ -114,8 +121,8 @@ export function inspectWasmTool(bytes, { timeoutMs = DEFAULT_TIMEOUT_MS } = {}) 
  * Runs a tool once with `stdin` as its input. `limits` is `{fuel, memoryBytes, outputBytes}`
  * (each optional). Resolves to `{stdout, stderr, exitCode, fuelUsed, stopped, observation,
  * isError}` whatever the tool did; rejects only when the module is unusable, the limits are
- * bad, or the call ran past `timeoutMs`.
+ * bad, the call ran past `timeoutMs`, or `signal` aborted (the run was stopped).
  */
-export function runWasmTool(bytes, stdin, limits = {}, { timeoutMs = DEFAULT_TIMEOUT_MS } = {}) {
-  return request({ op: "run", bytes: asBytes(bytes), stdin: String(stdin ?? ""), limits }, timeoutMs);
+export function runWasmTool(bytes, stdin, limits = {}, { timeoutMs = DEFAULT_TIMEOUT_MS, signal } = {}) {
+  return request({ op: "run", bytes: asBytes(bytes), stdin: String(stdin ?? ""), limits }, timeoutMs, signal);
 }

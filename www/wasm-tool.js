@@ -31,9 +31,9 @@ export async function wasmTool({ name, description, parameters, bytes, url, limi
   const spec = { name, description, timeoutMs: timeoutMs + 1000 };
   if (parameters) spec.parameters = parameters;
   if (needsApproval) spec.needsApproval = true;
-  const fn = async (input) => {
+  const fn = async (input, { signal } = {}) => {
     const stdin = typeof input === "string" ? input : JSON.stringify(input);
-    const out = await runWasmTool(bytes, stdin, limits, { timeoutMs });
+    const out = await runWasmTool(bytes, stdin, limits, { timeoutMs, signal });
     const observation = out.isError ? `Error: ${out.observation}` : out.observation;
     return { observation, fuel: out.fuelUsed };
   };

@@ -109,9 +109,9 @@ impl Agent {
         on_event: Observer<'_>,
     ) -> Result<Called, Error> {
         let index = step.index;
-        let retry = step.model_calls.last().is_some_and(|c| c.retried.is_some());
+        let retried = step.model_calls.last().and_then(|c| c.retried.as_ref());
         let n = step.model_calls.len() as u32 + 1;
-        on_event(&Event::ModelCall { index, n, retry });
+        on_event(&Event::ModelCall { index, n, retried });
         // Recorded as it goes, so the run's counts include the call in flight.
         step.model_calls.push(ModelCall::default());
         on_event(&Event::Stats(&trajectory.stats_with(Some(step))));

@@ -26,7 +26,7 @@ pub struct JsAgent {
     settings: Settings,
     /// The `model` setting when it is a JS function (JSON cannot carry it).
     model: Option<Function>,
-    /// Shared with each run's registry, not copied into it.
+    /// The tools registered; each run is given its own of each, holding the run's signal.
     js_tools: RefCell<Vec<Rc<JsTool>>>,
 }
 
@@ -48,15 +48,16 @@ impl JsAgent {
         })
     }
 
-    /// Adds a tool implemented in JavaScript: `fn(input)` returns the observation (a string,
-    /// `{observation, fuel}`, or a value shown as JSON), or a Promise of it; a thrown error
-    /// becomes an observation. `input` is checked against `parameters` first; a tool declared
-    /// without `parameters` receives the input unchecked, as the model wrote it.
+    /// Adds a tool implemented in JavaScript: `fn(input, {signal})` returns the observation (a
+    /// string, `{observation, fuel}`, or a value shown as JSON), or a Promise of it; a thrown
+    /// error becomes an observation; `signal` aborts when the run is stopped. `input` is checked
+    /// against `parameters` first; a tool declared without `parameters` receives the input
+    /// unchecked, as the model wrote it.
     #[wasm_bindgen(js_name = registerTool)]
     pub fn register_tool(
         &self,
         #[wasm_bindgen(unchecked_param_type = "ToolSpecInit")] spec: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "(input: unknown) => unknown")] function: Function,
+        #[wasm_bindgen(unchecked_param_type = "ToolFunction")] function: Function,
     ) -> Result<(), JsValue> {
         let value = json_of(&spec);
         let unchecked = value.get("parameters").is_none();
@@ -76,6 +77,7 @@ impl JsAgent {
             spec,
             function,
             unchecked,
+            options: JsValue::UNDEFINED,
         }));
         Ok(())
     }
@@ -284,7 +286,10 @@ impl JsAgent {
             })),
             #[cfg(not(any(feature = "providers", feature = "builtin-tools")))]
             transport: None,
-            tools: tools.iter().map(|t| t.clone() as Rc<dyn Tool>).collect(),
+            // Each JS tool is handed the run's signal.
+            tools: (tools.iter())
+                .map(|t| Rc::new(t.for_run(&signal)) as Rc<dyn Tool>)
+                .collect(),
             // The built-in tools' code, when this core does not carry it: the tools' module.
             #[cfg(not(feature = "builtin-tools"))]
             elsewhere: Some(Rc::new(super::module_tool::FromModule {

@@ -1,6 +1,8 @@
-//! A tool implemented by a JavaScript function: `fn(input)` returns the observation (a string,
-//! `{observation, fuel, picture}`, or any value, shown as JSON), or a Promise of it. A thrown error or a
-//! rejected Promise is the tool failing: the model reads it as an observation.
+//! A tool implemented by a JavaScript function: `fn(input, {signal})` returns the observation (a
+//! string, `{observation, fuel, picture}`, or any value, shown as JSON), or a Promise of it. A
+//! thrown error or a rejected Promise is the tool failing: the model reads it as an observation.
+//! `signal` is the run's: aborted when the user stops the run, so a tool at work can stop too
+//! (its late answer is not recorded either way).
 
 use super::{describe, get, json_of, to_js};
 use crate::chat::ToolSpec;
@@ -19,6 +21,22 @@ pub(crate) struct JsTool {
     /// Declared without `parameters`: the embedder gave no schema to hold the input to, so
     /// the function gets what the model wrote (as before schemas were checked).
     pub(crate) unchecked: bool,
+    /// `{signal}`, the function's second argument: the run's abort signal (see `for_run`).
+    pub(crate) options: JsValue,
+}
+
+impl JsTool {
+    /// The tool for one run, whose `signal` it hands the function.
+    pub(crate) fn for_run(&self, signal: &Option<web_sys::AbortSignal>) -> JsTool {
+        let options = js_sys::Object::new();
+        if let Some(signal) = signal {
+            let _ = js_sys::Reflect::set(&options, &"signal".into(), signal);
+        }
+        JsTool {
+            options: options.into(),
+            ..self.clone()
+        }
+    }
 }
 
 impl Tool for JsTool {
@@ -41,7 +59,7 @@ impl Tool for JsTool {
             };
             let returned = self
                 .function
-                .call1(&JsValue::NULL, &argument)
+                .call2(&JsValue::NULL, &argument, &self.options)
                 .map_err(|e| ToolError::Failed(format!("{name} threw: {}", describe(&e))))?;
             // A Promise is waited for; a value (the usual string) is the answer at once.
             let value = match returned.dyn_into::<Promise>() {

@@ -88,6 +88,8 @@ export interface TaoMessage {
 export interface ToolSpecInit { name: string; description: string; parameters?: object; needsApproval?: boolean; timeoutMs?: number; /** Calls of one reply may run at the same time (no side effects on shared state). */ concurrent?: boolean; }
 /** What a tool function may return: the observation, or the observation with the fuel a sandboxed tool burned. */
 export type ToolResult = string | { observation: string; fuel?: number; picture?: Picture } | unknown;
+/** A JS tool: called with the input and the run's `signal`, which aborts when the run is stopped (a tool at work may stop then; its late answer is not recorded either way). */
+export type ToolFunction<I = any> = (input: I, options: { signal?: AbortSignal }) => ToolResult | Promise<ToolResult>;
 /** A chart a tool returns with its observation, drawn by the page from its numbers (`kind` "line" or "scatter"; one point per `x`/`y` pair). */
 export interface Picture { kind: "line" | "scatter"; title?: string; x: (number | string)[]; y: number[]; xLabel?: string; yLabel?: string }
 export interface RunOptions {
@@ -101,8 +103,8 @@ export interface RunOptions {
 }
 export type TaoEvent =
   | { type: "step"; index: number }
-  /** Model call `n` of step `index` begins; `retry`: asked again after a reply that could not be read. */
-  | { type: "model_call"; index: number; n: number; retry: boolean }
+  /** Model call `n` of step `index` begins; `retried`: it asks again because the reply before could not be read (why, and what the model was told: what was wrong, then the format). */
+  | { type: "model_call"; index: number; n: number; retried: { why: string; message: string } | null }
   | { type: "token"; index: number; text: string }
   /** A piece of a reasoning model's reasoning, streamed before its reply. */
   | { type: "reasoning"; index: number; text: string }
