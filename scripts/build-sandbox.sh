@@ -5,7 +5,7 @@
 #                                              -> pkg/tao_sandbox.js + pkg/tao_sandbox_bg.wasm
 # and prints the sandbox's raw and gzip sizes. Safe to run again: cargo, the copies and the
 # wasm-opt step only redo what changed. The native tests in sandbox/tests read pkg/tools, so
-# run this first.
+# run this first: `scripts/build-sandbox.sh tools` builds the example tools only (`make tools`).
 #
 # Environment: CARGO_FLAGS (default "-j 1"; the build machine is shared) is passed to cargo.
 set -euo pipefail
@@ -53,6 +53,8 @@ for tool in wordcount units; do
   cp "tools-wasm/$tool/target/wasm32-wasip1/release/$tool.wasm" "pkg/tools/$tool.wasm"
 done
 
+[ "${1:-}" = tools ] && exit 0
+
 # 2. The sandbox itself.
 say "sandbox -> pkg/tao_sandbox_bg.wasm"
 # With a standard library of its own, as the core is (scripts/cargo-shipped.sh says why).
@@ -60,10 +62,8 @@ say "sandbox -> pkg/tao_sandbox_bg.wasm"
 scripts/cargo-shipped.sh --quiet $cargo_flags --lib --manifest-path sandbox/Cargo.toml \
   --target-dir sandbox/target/shipped
 built=sandbox/target/shipped/wasm32-unknown-unknown/release/tao_sandbox.wasm
-# wasm-opt --converge takes about a minute on this module: skip wasm-bindgen and wasm-opt
-# when cargo produced nothing newer than the last output.
-if [ "$built" -nt pkg/tao_sandbox_bg.wasm ] || [ ! -f pkg/tao_sandbox.js ]; then
-  wasm-bindgen --target web --out-dir pkg --out-name tao_sandbox "$built"
+wasm-bindgen --target web --out-dir pkg --out-name tao_sandbox "$built"
+optimise() {
   # Same flags as the core (scripts/build.sh): --converge repeats -Oz while it still shrinks;
   # --low-memory-unused folds small added constants into offsets; the producers and
   # target-features sections are metadata no browser reads.
@@ -73,8 +73,18 @@ if [ "$built" -nt pkg/tao_sandbox_bg.wasm ] || [ ! -f pkg/tao_sandbox.js ]; then
   node scripts/short-names.mjs pkg/tao_sandbox
   # Its glue minified, as the core's is (scripts/build.sh).
   scripts/minify.sh pkg/tao_sandbox.js
+}
+# wasm-opt --converge takes about a minute on this module: skipped, and the last run's outputs
+# restored, when wasm-bindgen's output and the recipe are the same bytes as then (scripts/cache.sh).
+# shellcheck source=scripts/cache.sh
+. scripts/cache.sh
+outputs=(pkg/tao_sandbox_bg.wasm pkg/tao_sandbox.js pkg/tao_sandbox.d.ts pkg/tao_sandbox_bg.wasm.d.ts)
+key=$(cache_key "${outputs[@]}" -- "$(declare -f optimise)" "$(sha256sum scripts/short-names.mjs scripts/minify.sh package-lock.json)")
+if cache_restore tao_sandbox "$key" "${outputs[@]}"; then
+  say "pkg/tao_sandbox_bg.wasm is up to date (wasm-bindgen's output unchanged)"
 else
-  say "pkg/tao_sandbox_bg.wasm is up to date"
+  optimise
+  cache_save tao_sandbox "$key" "${outputs[@]}"
 fi
 
 # 3. Sizes: what a page pays the first time it registers a wasm tool.
