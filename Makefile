@@ -44,30 +44,35 @@ example: dist
 	exec python3 -m http.server $(EXAMPLE_PORT) --bind 127.0.0.1 --directory target/docs-site
 
 ## Every test layer: the native core, wasm in headless Chromium, the package's types, and the
-## page end to end (against the scripted model and the mock OpenAI/Anthropic server). Make runs
-## each prerequisite once, in this order: the native tests first (they need only the example
-## tools, not the release wasm), then pkg/, target/site and dist/ are built once, then the layers
-## that use them; no test file builds anything.
-test: install test-native site dist test-browser test-types test-e2e
+## page end to end (against the scripted model and the mock OpenAI/Anthropic server). pkg/,
+## target/site and dist/ are built once; no test file builds anything. The native tests need
+## only the example tools, not the release wasm: they run beside the build, which spends much of
+## its time on one core (wasm-opt, LTO); then the layers that use the build, one after another.
+test: install
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-native site dist
+	$(MAKE) --no-print-directory BUILT=1 test-browser test-types test-e2e
 	@echo "make test: all layers passed"
+
+# The build the layers below need, unless `make test` has just built it (BUILT=1).
+needs = $(if $(BUILT),,$(1))
 
 install:
 	scripts/install.sh test
 
 test-native: tools
 	cargo test --all-targets
-	cargo test --manifest-path sandbox/Cargo.toml -j 1
+	cargo test --manifest-path sandbox/Cargo.toml
 
 test-browser:
 	scripts/test-browser.sh
 
 ## The package's declarations, the README's examples and the example site, under tsc --strict.
-test-types: dist
+test-types: $(call needs,dist)
 	node scripts/typecheck.mjs
 
 ## The mock servers' own tests, the sandbox in a browser, and the end-to-end files two at a time,
 ## each serving target/site or dist/ itself on a free port (tests/e2e/README.md).
-test-e2e: site dist
+test-e2e: $(call needs,site dist)
 	node --test tests/mock/
 	node sandbox/tests/browser/sandbox.mjs
 	node --test --test-concurrency=2 tests/e2e/
