@@ -2,26 +2,36 @@
 # idempotent and pinned), so `make demo` and `make test` work on a fresh machine.
 PORT ?= 8000
 
-.PHONY: demo build dist example test test-native test-browser test-types test-e2e bench size parse-score fuzz install clean
+.PHONY: demo build site dist example test test-native test-browser test-types test-e2e tools bench size parse-score fuzz install clean
 
 ## Build the page and serve it on 127.0.0.1 (the offline scripted model needs no key): the site
-## as a static host would serve it, target/site (scripts/site.sh: index.html, www/ minified, pkg/).
+## as a static host would serve it, target/site (`make site`).
 ## To edit www/ and reload, serve the repository root instead: `python3 -m http.server`.
-demo: build
-	scripts/site.sh
+demo: site
 	@echo ""
 	@echo "  tao is running at  http://127.0.0.1:$(PORT)/  (Ctrl-C to stop)"
 	@echo ""
 	cd target/site && exec python3 -m http.server $(PORT) --bind 127.0.0.1
 
-## Build the wasm and its JS glue into pkg/ (and print their size).
+## Build the wasm and its JS glue into pkg/ (and print their size). A rebuild with no Rust change
+## takes seconds: wasm-opt and the minifier skip what they made before from the same bytes.
 build:
 	scripts/build.sh
+
+## The demo site as a static host serves it, and as `make demo` and the end-to-end tests serve
+## it: target/site (scripts/site.sh: index.html, www/ minified and bundled, pkg/).
+site: build
+	scripts/site.sh
 
 ## The package for other sites: dist/ (the entry tao.js, the wasm, <tao-agent>, its stylesheet,
 ## the types); `npm pack dist/` makes the npm package.
 dist: build
 	TAO_SKIP_BUILD=1 scripts/dist.sh
+
+## The example tools (pkg/tools/*.wasm, wasm32-wasip1) alone: what the sandbox's native tests
+## read, a few seconds to build, so `make test-native` need not wait for the release wasm.
+tools:
+	scripts/build-sandbox.sh tools
 
 ## The example documentation site (examples/docs-site) with <tao-agent>, built from dist/ into
 ## target/docs-site and served on 127.0.0.1:$(EXAMPLE_PORT).
@@ -33,29 +43,39 @@ example: dist
 	@echo ""
 	exec python3 -m http.server $(EXAMPLE_PORT) --bind 127.0.0.1 --directory target/docs-site
 
-## Every test layer: native core, wasm in headless Chromium, the mock LLM server, the page end
-## to end (against the scripted model and against the mock OpenAI/Anthropic server).
-test: install test-native test-browser test-types test-e2e
+## Every test layer: the native core, wasm in headless Chromium, the package's types, and the
+## page end to end (against the scripted model and the mock OpenAI/Anthropic server). pkg/,
+## target/site and dist/ are built once; no test file builds anything. The native tests need
+## only the example tools, not the release wasm: they run beside the build, which spends much of
+## its time on one core (wasm-opt, LTO); then the layers that use the build, one after another.
+test: install
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-native site dist
+	$(MAKE) --no-print-directory BUILT=1 test-browser test-types test-e2e
 	@echo "make test: all layers passed"
+
+# The build the layers below need, unless `make test` has just built it (BUILT=1).
+needs = $(if $(BUILT),,$(1))
 
 install:
 	scripts/install.sh test
 
-test-native: build
+test-native: tools
 	cargo test --all-targets
-	cargo test --manifest-path sandbox/Cargo.toml -j 1
+	cargo test --manifest-path sandbox/Cargo.toml
 
 test-browser:
 	scripts/test-browser.sh
 
 ## The package's declarations, the README's examples and the example site, under tsc --strict.
-test-types: dist
+test-types: $(call needs,dist)
 	node scripts/typecheck.mjs
 
-test-e2e: dist
+## The mock servers' own tests, the sandbox in a browser, and the end-to-end files two at a time,
+## each serving target/site or dist/ itself on a free port (tests/e2e/README.md).
+test-e2e: $(call needs,site dist)
 	node --test tests/mock/
 	node sandbox/tests/browser/sandbox.mjs
-	node --test --test-concurrency=1 tests/e2e/
+	node --test --test-concurrency=2 tests/e2e/
 
 ## Benchmarks: per-step overhead (native and wasm), streaming-parse throughput, sizes, and tao
 ## beside the floor and the AI SDK in one run of ../shared/bench-peers (the ratios).

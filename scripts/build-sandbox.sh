@@ -5,13 +5,15 @@
 #                                              -> pkg/tao_sandbox.js + pkg/tao_sandbox_bg.wasm
 # and prints the sandbox's raw and gzip sizes. Safe to run again: cargo, the copies and the
 # wasm-opt step only redo what changed. The native tests in sandbox/tests read pkg/tools, so
-# run this first.
+# run this first: `scripts/build-sandbox.sh tools` builds the example tools only (`make tools`).
 #
-# Environment: CARGO_FLAGS (default "-j 1"; the build machine is shared) is passed to cargo.
+# Environment: CARGO_FLAGS is passed to cargo (`CARGO_FLAGS="-j 1"` leaves a core to others on
+# a shared machine; by default cargo uses them all: on 2 cores, -j 1 took 92 s to build the
+# sandbox's tests where -j 2 took 48).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-cargo_flags=${CARGO_FLAGS:--j 1}
+cargo_flags=${CARGO_FLAGS:-}
 say() { printf '\033[1mbuild-sandbox:\033[0m %s\n' "$*"; }
 
 # The targets: wasip1 for the tools (they are ordinary WASI programs), unknown-unknown for the
@@ -50,8 +52,13 @@ for tool in wordcount units; do
   # shellcheck disable=SC2086  # cargo_flags is a list of flags
   cargo build --quiet --release $cargo_flags --target wasm32-wasip1 \
     --manifest-path "tools-wasm/$tool/Cargo.toml"
-  cp "tools-wasm/$tool/target/wasm32-wasip1/release/$tool.wasm" "pkg/tools/$tool.wasm"
+  # Copied whole or not at all (a rename): `make test` runs the sandbox's native tests, which
+  # read it, while the build (which builds the tools again) runs.
+  cp "tools-wasm/$tool/target/wasm32-wasip1/release/$tool.wasm" "pkg/tools/.$tool.wasm.$$"
+  mv "pkg/tools/.$tool.wasm.$$" "pkg/tools/$tool.wasm"
 done
+
+[ "${1:-}" = tools ] && exit 0
 
 # 2. The sandbox itself.
 say "sandbox -> pkg/tao_sandbox_bg.wasm"
@@ -60,10 +67,8 @@ say "sandbox -> pkg/tao_sandbox_bg.wasm"
 scripts/cargo-shipped.sh --quiet $cargo_flags --lib --manifest-path sandbox/Cargo.toml \
   --target-dir sandbox/target/shipped
 built=sandbox/target/shipped/wasm32-unknown-unknown/release/tao_sandbox.wasm
-# wasm-opt --converge takes about a minute on this module: skip wasm-bindgen and wasm-opt
-# when cargo produced nothing newer than the last output.
-if [ "$built" -nt pkg/tao_sandbox_bg.wasm ] || [ ! -f pkg/tao_sandbox.js ]; then
-  wasm-bindgen --target web --out-dir pkg --out-name tao_sandbox "$built"
+wasm-bindgen --target web --out-dir pkg --out-name tao_sandbox "$built"
+optimise() {
   # Same flags as the core (scripts/build.sh): --converge repeats -Oz while it still shrinks;
   # --low-memory-unused folds small added constants into offsets; the producers and
   # target-features sections are metadata no browser reads.
@@ -73,8 +78,18 @@ if [ "$built" -nt pkg/tao_sandbox_bg.wasm ] || [ ! -f pkg/tao_sandbox.js ]; then
   node scripts/short-names.mjs pkg/tao_sandbox
   # Its glue minified, as the core's is (scripts/build.sh).
   scripts/minify.sh pkg/tao_sandbox.js
+}
+# wasm-opt --converge takes about a minute on this module: skipped, and the last run's outputs
+# restored, when wasm-bindgen's output and the recipe are the same bytes as then (scripts/cache.sh).
+# shellcheck source=scripts/cache.sh
+. scripts/cache.sh
+outputs=(pkg/tao_sandbox_bg.wasm pkg/tao_sandbox.js pkg/tao_sandbox.d.ts pkg/tao_sandbox_bg.wasm.d.ts)
+key=$(cache_key "${outputs[@]}" -- "$(declare -f optimise)" "$(sha256sum scripts/short-names.mjs scripts/minify.sh package-lock.json)")
+if cache_restore tao_sandbox "$key" "${outputs[@]}"; then
+  say "pkg/tao_sandbox_bg.wasm is up to date (wasm-bindgen's output unchanged)"
 else
-  say "pkg/tao_sandbox_bg.wasm is up to date"
+  optimise
+  cache_save tao_sandbox "$key" "${outputs[@]}"
 fi
 
 # 3. Sizes: what a page pays the first time it registers a wasm tool.

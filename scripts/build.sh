@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds the page's wasm and JS glue into pkg/:
-#   cargo (wasm32, release) -> wasm-bindgen --target web -> wasm-opt -Oz (npm binaryen 132).
+#   cargo (wasm32, release) -> wasm-bindgen --target web -> wasm-opt -Oz (npm binaryen 132),
+# each module's steps skipped when what they read is the same as last time (below, and
+# scripts/cache.sh): with no Rust change, a rebuild takes a few seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install.sh build
@@ -15,43 +17,89 @@ scripts/install.sh build
 # why), in a target directory of their own.
 shipped() { scripts/cargo-shipped.sh --lib --no-default-features --target-dir target/shipped "$@"; }
 wasm=target/shipped/wasm32-unknown-unknown/release/tao_agent.wasm
-rm -rf pkg/snippets
-for module in net tools; do
-  shipped --features "$module-module"
-  wasm-bindgen --target web --out-dir pkg --out-name "tao_$module" "$wasm"
-done
-shipped
-wasm-bindgen --target web --out-dir pkg "$wasm"
-# --converge repeats -Oz while it still shrinks the module; the producers and target-features
-# sections are metadata no browser reads. (Measured: -0.5 KB gzip over plain -Oz.)
-# --low-memory-unused lets it fold an added constant (under 1 KiB) into a load's or store's
-# offset, which differs from the add only where the add would wrap past 2^32 into the lowest
-# KiB: Rust never computes such an address (pointer arithmetic may not overflow). -0.57 KB gzip.
-# --duplicate-function-elimination --merge-similar-functions first: functions that differ only in
-# constants become one that takes them as parameters (-0.4 KB gzip; a turn no slower: 0.992 and
-# 0.96 in the two orders of bench/ab.mjs, 300 pairs).
-for module in tao_agent tao_net tao_tools; do
+# shellcheck source=scripts/cache.sh
+. scripts/cache.sh
+
+# What makes a module of wasm-bindgen's output the one a page loads: the slow part of the build
+# (wasm-opt takes 10 to 30 s a module), so it runs only when that output changed (below).
+optimise() {
+  local module=$1
+  # --converge repeats -Oz while it still shrinks the module; the producers and target-features
+  # sections are metadata no browser reads. (Measured: -0.5 KB gzip over plain -Oz.)
+  # --low-memory-unused lets it fold an added constant (under 1 KiB) into a load's or store's
+  # offset, which differs from the add only where the add would wrap past 2^32 into the lowest
+  # KiB: Rust never computes such an address (pointer arithmetic may not overflow). -0.57 KB gzip.
+  # --duplicate-function-elimination --merge-similar-functions first: functions that differ only
+  # in constants become one that takes them as parameters (-0.4 KB gzip; a turn no slower: 0.992
+  # and 0.96 in the two orders of bench/ab.mjs, 300 pairs).
   node_modules/.bin/wasm-opt --duplicate-function-elimination --merge-similar-functions \
     -Oz --converge --low-memory-unused --strip-producers --strip-target-features \
     "pkg/${module}_bg.wasm" -o "pkg/${module}_bg.wasm"
   # wasm-bindgen's long import and export names (hashes, closures' whole types) made short, in
   # the wasm and its glue alike: core 3.3 KB gzip less, nothing else changes (the script says how).
   node scripts/short-names.mjs "pkg/$module"
+  if [ "$module" != tao_agent ]; then
+    # The glue minified: wasm-bindgen writes readable JS with each export's doc comment in it,
+    # which a page downloads for nothing (the declarations, tao_*.d.ts, keep the docs). esbuild
+    # (pinned in package.json, a dev tool only) drops comments and blanks and shortens local
+    # names, nothing else: core glue 7.9 -> 4.4 KB gzip, values.js 1.6 -> 0.8.
+    scripts/minify.sh "pkg/$module.js"
+    return
+  fi
+  # The core's glue with its snippets (src/bindings/values.js, the modules' loader) bundled in,
+  # so a page fetches one file instead of three, which compresses better together: -0.4 KB gzip.
+  # Only the core's glue imports snippets; `node:` imports are Node's own (the loader's disk
+  # read). (wasm-bindgen's imports object names the one snippet module twice: esbuild's warning
+  # is muted.)
+  node_modules/.bin/esbuild pkg/tao_agent.js --bundle --format=esm --minify --legal-comments=none \
+    --external:'node:*' --log-level=warning --log-override:duplicate-object-key=silent --allow-overwrite --outfile=pkg/tao_agent.js
+  # Then terser's pass, as scripts/minify.sh gives every file a page loads (it says why; esbuild
+  # has minified the glue already, and would warn again of the key above).
+  node_modules/.bin/terser pkg/tao_agent.js --module --compress passes=2 --mangle --comments false --output pkg/tao_agent.js
+}
+
+# Each module: cargo, wasm-bindgen (a second or two), then `optimise`, or its outputs of the last
+# run when wasm-bindgen's output (and the snippets it copied) and the recipe (optimise's text,
+# the scripts and tools it runs) are the same bytes as then.
+# And before all that: cargo builds the three modules from one crate into one place, so each
+# build compiles the crate again after the other's features (6 to 10 s with LTO). So the module
+# is not built at all when none of what cargo read for it last time (the files its dep-info
+# lists, kept in target/cache/) nor the manifest, the lock file, the flags, the toolchain or the
+# recipe changed: a rebuild with no Rust change takes seconds.
+recipe="$(declare -f optimise)
+$(sha256sum scripts/short-names.mjs scripts/minify.sh scripts/cargo-shipped.sh package-lock.json)"
+toolchain="$(rustc -vV)
+$(wasm-bindgen --version)"
+rust_key() {
+  local deps=$cache_root/$1.deps
+  shift
+  [ -f "$deps" ] || { echo none; return; }
+  # shellcheck disable=SC2046  # one word per file (dep-info separates them with spaces)
+  cache_key $(sed 's/^[^:]*: *//' "$deps") Cargo.toml Cargo.lock -- "$*" "$toolchain" "$recipe"
+}
+for module in tao_net tao_tools tao_agent; do
+  features=()
+  [ "$module" = tao_agent ] || features=(--features "${module#tao_}-module")
+  outputs=("pkg/${module}_bg.wasm" "pkg/$module.js" "pkg/$module.d.ts" "pkg/${module}_bg.wasm.d.ts")
+  if cache_restore "$module.rust" "$(rust_key "$module" "${features[@]}")" "${outputs[@]}"; then
+    echo "build: pkg/${module}_bg.wasm is up to date (no Rust change)"
+    continue
+  fi
+  rm -rf pkg/snippets
+  shipped "${features[@]}"
+  wasm-bindgen --target web --out-dir pkg --out-name "$module" "$wasm"
+  inputs=("${outputs[@]}")
+  [ -d pkg/snippets ] && inputs+=(pkg/snippets)
+  key=$(cache_key "${inputs[@]}" -- "$recipe")
+  if cache_restore "$module" "$key" "${outputs[@]}"; then
+    echo "build: pkg/${module}_bg.wasm is up to date (wasm-bindgen's output unchanged)"
+  else
+    optimise "$module"
+    cache_save "$module" "$key" "${outputs[@]}"
+  fi
+  cp "${wasm%.wasm}.d" "$cache_root/$module.deps"
+  cache_save "$module.rust" "$(rust_key "$module" "${features[@]}")" "${outputs[@]}"
 done
-# The glue minified: wasm-bindgen writes readable JS with each export's doc comment in it, which
-# a page downloads for nothing (the declarations, tao_agent.d.ts, keep the docs). esbuild (pinned
-# in package.json, a dev tool only) drops comments and blanks and shortens local names, nothing
-# else: core glue 7.9 -> 4.4 KB gzip, values.js 1.6 -> 0.8.
-scripts/minify.sh pkg/tao_net.js pkg/tao_tools.js
-# The core's glue with its snippets (src/bindings/values.js, the modules' loader) bundled in, so a
-# page fetches one file instead of three, which compresses better together: -0.4 KB gzip. Only
-# the core's glue imports snippets; `node:` imports are Node's own (the loader's disk read).
-# (wasm-bindgen's imports object names the one snippet module twice: esbuild's warning is muted.)
-node_modules/.bin/esbuild pkg/tao_agent.js --bundle --format=esm --minify --legal-comments=none \
-  --external:'node:*' --log-level=warning --log-override:duplicate-object-key=silent --allow-overwrite --outfile=pkg/tao_agent.js
-# Then terser's pass, as scripts/minify.sh gives every file a page loads (it says why; esbuild has
-# minified the glue already, and would warn again of the key above).
-node_modules/.bin/terser pkg/tao_agent.js --module --compress passes=2 --mangle --comments false --output pkg/tao_agent.js
 rm -rf pkg/snippets
 # The wasm-tool sandbox and the example tools: a separate module, fetched by the page only
 # when the first wasm tool is registered (so the core above does not carry wasmi).

@@ -1,6 +1,6 @@
 // The page for a room and for every reader: accessibility and presentation, in headless Chromium.
 //
-//   make build && node --test tests/e2e/a11y.test.mjs
+//   node --test tests/e2e/a11y.test.mjs      (serves target/site: build it first with `make site`)
 //
 // Index:
 //   axe            axe-core (pinned in package.json, default rules, best practices included):

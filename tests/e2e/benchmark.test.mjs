@@ -2,7 +2,7 @@
 // the mock LLM server's `paper-bench` model, over the mock wiki, with the stand-in data files the
 // mock serves at /react-paper/ (tests/fixtures/react-paper/).
 //
-//   make build && node --test tests/e2e/benchmark.test.mjs
+//   node --test tests/e2e/benchmark.test.mjs      (serves target/site: build it first with `make site`)
 //
 // Index:
 //   results     5 HotpotQA questions × ReAct and Act run to a table whose EM / F1 are what the

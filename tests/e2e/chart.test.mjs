@@ -1,6 +1,6 @@
 // Charts and files for run_js, and the two scenarios of seeds 001 and 004, as a user sees them.
 //
-//   make build && node --test tests/e2e/chart.test.mjs
+//   node --test tests/e2e/chart.test.mjs      (serves target/site: build it first with `make site`)
 //
 // Index:
 //   stock-chart   the scenario reads its sample CSV (made-up prices), prints its head, plots

@@ -24,7 +24,7 @@ import { createRequire } from "node:module";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { REPO_ROOT } from "./server.mjs";
+import { REPO_ROOT, requireBuilt } from "./server.mjs";
 
 const require = createRequire(import.meta.url);
 const { chromium } = require("playwright-core");
@@ -443,8 +443,8 @@ describe("timeout", () => {
 });
 
 describe("in the agent", () => {
-  const built = fs.existsSync(path.join(REPO_ROOT, "pkg", "tao_agent_bg.wasm"));
-  it("registers on the Agent, and the model reads run_js's observation", { skip: !built && "pkg/ is not built: run `make build`" }, async () => {
+  it("registers on the Agent, and the model reads run_js's observation", async () => {
+    requireBuilt("pkg/tao_agent.js", "pkg/tao_agent_bg.wasm");
     const steps = await page.evaluate(async () => {
       const { default: init, Agent } = await import("/pkg/tao_agent.js");
       await init();

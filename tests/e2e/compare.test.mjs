@@ -1,7 +1,7 @@
 // The compare view: one question run in the ReAct paper's four prompt modes side by side,
 // offline, with each answer scored against the scenario's gold answer.
 //
-//   make build && node --test tests/e2e/compare.test.mjs
+//   node --test tests/e2e/compare.test.mjs      (serves target/site: build it first with `make site`)
 //
 // Index:
 //   four modes       ?compare=react,act,cot,standard&autorun=1 on apple-ceo: four columns run at

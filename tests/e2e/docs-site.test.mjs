@@ -2,7 +2,7 @@
 // into a temporary folder from dist/ alone, served by a plain static server (no repository
 // behind it), and opened in headless Chromium.
 //
-//   node --test tests/e2e/docs-site.test.mjs      (needs dist/: make dist)
+//   node --test tests/e2e/docs-site.test.mjs      (needs dist/: build it first with `make dist`)
 //
 // What it checks:
 // - the build: docs.json holds one {title, url, text} per documentation page, plain text, the
@@ -29,6 +29,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startMockLlm } from "../mock/llm.mjs";
 import { ARGS, CHROMIUM } from "./helpers.mjs";
+import { BUILD_FIRST } from "./server.mjs";
 
 const require = createRequire(import.meta.url);
 const { chromium } = require("playwright-core");
@@ -64,7 +65,7 @@ let browser;
 
 before(async () => {
   if (!fs.existsSync(path.join(DIST, "tao.js"))) {
-    throw new Error("dist/ is missing: run `make dist` (or `TAO_SKIP_BUILD=1 scripts/dist.sh` after `make build`)");
+    throw new Error(`dist/tao.js is missing: ${BUILD_FIRST}`);
   }
   fs.mkdirSync(OUT, { recursive: true });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tao-docs-site-"));

@@ -1,7 +1,7 @@
 // The package (dist/, `make dist`) as a web developer uses it, in headless Chromium: pages
 // served from a folder that holds nothing of tao's but a copy of dist/.
 //
-//   node --test tests/e2e/embed.test.mjs   (needs dist/: make dist)
+//   node --test tests/e2e/embed.test.mjs   (needs dist/: build it first with `make dist`)
 //
 // Index:
 //   Agent         a page written from the README: init, Agent, a JS model, its own JS tool
@@ -24,7 +24,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { REPO_ROOT } from "./server.mjs";
+import { REPO_ROOT, requireBuilt } from "./server.mjs";
 import { OUT, ARGS, CHROMIUM } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
@@ -141,7 +141,7 @@ describe("the package (dist/) in a page", () => {
   let root;
 
   before(async () => {
-    if (!fs.existsSync(path.join(DIST, "tao.js"))) throw new Error("dist/ is missing: run `make dist` first");
+    requireBuilt("dist/tao.js");
     root = site(PAGES);
     server = await serve(root);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });

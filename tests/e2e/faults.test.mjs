@@ -2,7 +2,7 @@
 // server's fault models (tests/mock/llm.mjs, "Provider faults" in its README), as a user drives
 // it. One mock server and one browser serve every test; each test opens its own page.
 //
-//   make build && node --test tests/e2e/faults.test.mjs
+//   node --test tests/e2e/faults.test.mjs      (serves target/site: build it first with `make site`)
 //
 // Index:
 //   timeouts       a stall before the headers, after them, and mid-stream, with 1 s timeouts set

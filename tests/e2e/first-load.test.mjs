@@ -5,7 +5,7 @@
 // change that makes the first load heavier (a module no longer loaded on demand, a bigger core)
 // is seen. Then one scenario runs to its answer on the same page: the minified page works.
 //
-//   node --test tests/e2e/first-load.test.mjs        (make demo builds what it serves)
+//   node --test tests/e2e/first-load.test.mjs      (serves target/site: build it first with `make site`)
 
 import assert from "node:assert/strict";
 import { test, before, after } from "node:test";

@@ -1,7 +1,7 @@
 // Edit and fork, as a reader uses it: Edit a step's thought, action or observation in a finished
 // run, Fork from here, and see both branches with their answers compared.
 //
-//   make build && node --test tests/e2e/fork.test.mjs
+//   node --test tests/e2e/fork.test.mjs      (serves target/site: build it first with `make site`)
 //
 // Index:
 //   reference fork   einstein: "born in Ulm" edited to Munich; the fork answers Munich, the

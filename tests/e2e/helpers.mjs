@@ -1,16 +1,17 @@
-// Shared set-up for the end-to-end tests: a static server for the repository root, Debian's
-// Chromium driven by playwright-core, and a few steps a user takes on the page.
+// Shared set-up for the end-to-end tests: a static server for the built site (target/site, as
+// `make demo` serves it: server.mjs), Debian's Chromium driven by playwright-core, and a few
+// steps a user takes on the page.
 //
-// The tests need the built wasm (`pkg/tao_agent.js`, `pkg/tao_agent_bg.wasm`: `make build`) and
-// Chromium at /usr/bin/chromium (or $CHROMIUM). Playwright's own browser download cannot work
-// here, so only `playwright-core` (the driver) is used.
+// The tests need the site built (`make test` builds it once for every file; by hand:
+// `make site dist`) and Chromium at /usr/bin/chromium (or $CHROMIUM). Playwright's own browser
+// download cannot work here, so only `playwright-core` (the driver) is used.
 
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { startServer, REPO_ROOT } from "./server.mjs";
+import { startServer } from "./server.mjs";
 
 const require = createRequire(import.meta.url);
 const { chromium } = require("playwright-core");
@@ -31,18 +32,9 @@ export const ARGS = [
   "--disable-quic",
 ];
 
-/** Fails early, with the fix, when the wasm has not been built. */
-export function assertBuilt() {
-  for (const f of ["pkg/tao_agent.js", "pkg/tao_agent_bg.wasm"]) {
-    if (!fs.existsSync(path.join(REPO_ROOT, f))) {
-      throw new Error(`${f} is missing: build the wasm first with \`make build\``);
-    }
-  }
-}
-
-/** Starts the server and the browser; returns { url, browser, close }. */
+/** Starts the server and the browser; returns { url, browser, close }. Fails at once, with
+ * the fix, when the site is not built. */
 export async function setUp() {
-  assertBuilt();
   fs.mkdirSync(OUT, { recursive: true });
   const server = await startServer();
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });

@@ -1,6 +1,6 @@
 // The Prompt inspector (`<tao-prompt>`, opened by each step's Prompt button), as a user sees it.
 //
-//   make build && node --test tests/e2e/inspector.test.mjs
+//   node --test tests/e2e/inspector.test.mjs      (serves target/site: build it first with `make site`)
 //
 // Index:
 //   the button      every step has a button named exactly "Prompt" ("提示词" in Chinese); it

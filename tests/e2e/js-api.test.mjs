@@ -1,55 +1,87 @@
-// The JS API in Node, old path against new: every built-in scenario in each text format, played
-// by tao's scripted model and by a JS model function (the whole reply at once, and streamed
-// through onDelta), plus an abort, a retried unreadable reply and a model that throws once
-// (then resumed), must give the events and the trajectory that the JSON path gave.
+// The JS API in Node, as transcripts: every built-in scenario in each text format, played by
+// tao's scripted model and by a JS model function (the whole reply at once, and streamed through
+// onDelta), plus an abort, a retried unreadable reply and a model that throws once (then
+// resumed). Each case's events (one a line), trajectory (as JSON, its timings zeroed) and the
+// prompts its JS model was given are written as text and compared with the case's transcript,
+// tests/e2e/js-api/<case>.txt; a case that differs fails with a unified diff, and what it gave
+// is left in tests/e2e/out/js-api/<case>.txt.
 //
-// The JSON path (each message, event and trajectory written as JSON in Rust and parsed in JS)
-// was replaced by one that keeps the JS values of earlier messages between calls and builds
-// events and trajectories as JS values; keeping the old path in the shipped wasm beside the new
-// one would cost the bytes the size budget has not got. So the old path's output was recorded
-// instead: `js-api.digests.json` holds, for each case, the number of events and a SHA-256 of
-// the events and trajectory (timings zeroed), written with the build of the commit before the
-// change:
+//   node --test tests/e2e/js-api.test.mjs                                        (needs pkg/: make build)
+//   node --test --test-name-pattern=einstein tests/e2e/js-api.test.mjs           (some cases)
+//   UPDATE_TRANSCRIPTS=1 node --test tests/e2e/js-api.test.mjs                   (record them again)
 //
-//   git worktree add /tmp/tao-old bf7e599 && (cd /tmp/tao-old && scripts/build.sh)
-//   RECORD=1 TAO_PKG=/tmp/tao-old/pkg node --test tests/e2e/js-api.test.mjs
-//
-// A case that differs writes what it got to out/js-api-<case>.json: run the same with
-// DUMP=1 against the old build to get the file to diff it with.
-//
-// Needs the built wasm (`make build`); no browser.
+// After an intended change (a new field, the trajectory's next version), record them again and
+// read the diff of tests/e2e/js-api/ in the commit: it is the change as a user of the API sees it.
+// The transcripts were first recorded from the outputs that the JSON path (each event and
+// trajectory written as JSON in Rust) gave, byte for byte (git log of js-api.digests.json).
+// TAO_PKG=<folder> compares another build's pkg/. No browser.
 
-import { describe, it, before } from "node:test";
+import { describe, it, after } from "node:test";
 import assert from "node:assert/strict";
-import crypto from "node:crypto";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { REPO_ROOT } from "./server.mjs";
+import { REPO_ROOT, requireBuilt } from "./server.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const DIGESTS = path.join(HERE, "js-api.digests.json");
-const OUT = path.join(HERE, "out");
+const TRANSCRIPTS = path.join(HERE, "js-api");
+const OUT = path.join(HERE, "out", "js-api");
 const PKG = process.env.TAO_PKG ?? path.join(REPO_ROOT, "pkg");
-const RECORD = process.env.RECORD === "1";
-const DUMP = process.env.DUMP === "1";
+const UPDATE = process.env.UPDATE_TRANSCRIPTS === "1";
 const FORMATS = ["mrkl", "paper", "act", "cot", "standard"];
 
-let tao;
-before(async () => {
-  tao = await import(pathToFileURL(path.join(PKG, "tao_agent.js")).href);
-  tao.initSync({ module: fs.readFileSync(path.join(PKG, "tao_agent_bg.wasm")) });
-  // The scenarios and the offline pages are data beside the wasm (builds before that had them
-  // inside).
-  if (tao.loadOfflineData) {
-    const data = (name) => fs.readFileSync(path.join(PKG, "data", `${name}.json`), "utf8");
-    tao.loadOfflineData({ scenarios: data("scenarios"), knowledge: data("knowledge") });
-  }
-});
+// tao races each tool call against a timer (the tool's timeout, 30 s) that stays set when the
+// tool answers first: nothing in a page, but in Node the last one kept this file's process
+// alive for 30 s after its tests. The timers still set when the tests end are cleared.
+const timers = new Set();
+const setTimer = globalThis.setTimeout;
+globalThis.setTimeout = (fn, ms, ...args) => {
+  const timer = setTimer(() => (timers.delete(timer), fn(...args)), ms);
+  timers.add(timer);
+  return timer;
+};
+after(() => timers.forEach((timer) => clearTimeout(timer)));
 
-/** The value with every timing (a key ending in ms / Ms) set to 0: all else is deterministic. */
-const canonical = (value) =>
-  JSON.stringify(value, (key, v) => (/(^|_)ms$|Ms$/.test(key) && typeof v === "number" ? 0 : v));
+if (!process.env.TAO_PKG) requireBuilt("pkg/tao_agent.js", "pkg/tao_agent_bg.wasm", "pkg/data/scenarios.json");
+const tao = await import(pathToFileURL(path.join(PKG, "tao_agent.js")).href);
+tao.initSync({ module: fs.readFileSync(path.join(PKG, "tao_agent_bg.wasm")) });
+// The scenarios and the offline pages are data beside the wasm.
+const data = (name) => fs.readFileSync(path.join(PKG, "data", `${name}.json`), "utf8");
+tao.loadOfflineData({ scenarios: data("scenarios"), knowledge: data("knowledge") });
+
+/** JSON with every timing (a key ending in ms / Ms) set to 0: all else is deterministic. */
+const json = (value, indent) =>
+  JSON.stringify(value, (key, v) => (/(^|_)ms$|Ms$/.test(key) && typeof v === "number" ? 0 : v), indent);
+
+/**
+ * A case as text: the events one a line (the type, then the rest as JSON), each trajectory as
+ * JSON, and each prompt the JS model was given, message by message, the messages it shares with
+ * the prompt before it (the ReAct prompt grows) named rather than repeated.
+ */
+function transcript(name, { events, runs, prompts }) {
+  const lines = [
+    `# ${name}: the events, trajectory and prompts of this case of tests/e2e/js-api.test.mjs`,
+    "# (timings zeroed). After an intended change: UPDATE_TRANSCRIPTS=1 node --test tests/e2e/js-api.test.mjs",
+    "",
+    "== events",
+  ];
+  for (const { type, ...rest } of events) lines.push(`${type} ${json(rest)}`);
+  runs.forEach((run, i) => lines.push("", runs.length > 1 ? `== trajectory ${i + 1}` : "== trajectory", json(run, 2)));
+  let before = [];
+  prompts.forEach((messages, i) => {
+    let same = 0;
+    while (same < messages.length && same < before.length && json(messages[same]) === json(before[same])) same++;
+    lines.push("", `== prompt ${i + 1}${same ? `: messages 1-${same} as in prompt ${i}` : ""}`);
+    messages.slice(same).forEach(({ role, content, ...rest }, k) => {
+      const extra = Object.keys(rest).length ? ` ${json(rest)}` : "";
+      const text = typeof content === "string" ? content : `(as JSON) ${json(content)}`;
+      lines.push(`-- ${same + k + 1} ${role}${extra}`, text);
+    });
+    before = messages;
+  });
+  return lines.join("\n") + "\n";
+}
 
 /** A JS model replaying `replies` in order: whole, or streamed through onDelta in 7-char pieces. */
 function replay(replies, { stream = false, throwAt = 0, garbageAt = 0, abortAt = 0, controller } = {}) {
@@ -57,7 +89,7 @@ function replay(replies, { stream = false, throwAt = 0, garbageAt = 0, abortAt =
   return async (messages, { onDelta }) => {
     n++;
     // The prompt itself is part of what is compared, every message of it.
-    prompts.push(JSON.stringify(messages));
+    prompts.push(JSON.parse(JSON.stringify(messages)));
     if (n === throwAt) throw new Error("the model is down for a moment");
     if (n === garbageAt) return "I am not sure what to do.";
     if (n === abortAt) controller.abort();
@@ -68,7 +100,7 @@ function replay(replies, { stream = false, throwAt = 0, garbageAt = 0, abortAt =
 }
 let prompts = [];
 
-/** Runs one case: the events and trajectory (and the prompts a JS model saw) as canonical JSON. */
+/** Runs one case: its events, trajectories (two when resumed) and the prompts a JS model saw. */
 async function play(config, task, { resume = false, signal } = {}) {
   prompts = [];
   const agent = new tao.Agent(config);
@@ -81,11 +113,21 @@ async function play(config, task, { resume = false, signal } = {}) {
     runs.push(trajectory);
   }
   agent.free();
-  const stops = runs.map((t) => t.stop?.reason).join();
-  return { text: canonical({ events, runs, prompts }), events: events.length, trajectory, stops };
+  return { events, runs, prompts, trajectory, stops: runs.map((t) => t.stop?.reason).join() };
 }
 
-/** The cases: name -> a function giving its output. */
+/** The replies of a case's scripted model (played once, kept), for the JS models to replay. */
+const scripted = new Map();
+async function repliesOf(config, task) {
+  const key = json(config);
+  if (!scripted.has(key)) {
+    const r = await play(config, task);
+    scripted.set(key, r.trajectory.steps.flatMap((step) => step.calls.map((c) => c.raw)));
+  }
+  return scripted.get(key);
+}
+
+/** The cases: [name, a function giving its output, what else it must show]. */
 function cases() {
   const out = [];
   // The scenarios whose tools are built in (the others need the page's wasm and JS tools).
@@ -94,62 +136,70 @@ function cases() {
     for (const format of [...new Set([s.format, ...FORMATS])]) {
       const base = { scenario: s.name, format };
       const name = `${s.name}-${format}`;
-      let replies;
-      out.push([`${name}-scripted`, async () => {
-        const r = await play(base, s.task);
-        replies = r.trajectory.steps.flatMap((step) => step.calls.map((c) => c.raw));
-        return r;
-      }]);
-      out.push([`${name}-js`, () => play({ ...base, model: replay(replies) }, s.task)]);
-      out.push([`${name}-js-stream`, () => play({ ...base, model: replay(replies, { stream: true }) }, s.task)]);
+      out.push([`${name}-scripted`, () => play(base, s.task)]);
+      out.push([`${name}-js`, async () => play({ ...base, model: replay(await repliesOf(base, s.task)) }, s.task)]);
+      out.push([`${name}-js-stream`, async () => play({ ...base, model: replay(await repliesOf(base, s.task), { stream: true }) }, s.task)]);
     }
   }
+  // apple-ceo's replies in mrkl, as its scripted model writes them, for the special cases.
   const s = tao.scenarios().find((x) => x.name === "apple-ceo");
-  out.push(["abort-at-call-2", () => {
+  const apple = () => repliesOf({ scenario: s.name }, s.task);
+  out.push(["abort-at-call-2", async () => {
     const controller = new AbortController();
-    const model = replay(APPLE, { abortAt: 2, controller, stream: true });
+    const model = replay(await apple(), { abortAt: 2, controller, stream: true });
     return play({ scenario: s.name, model }, s.task, { signal: controller.signal });
-  }]);
-  out.push(["retry-after-garbage", () => play({ scenario: s.name, retries: 1, model: replay(APPLE, { garbageAt: 2 }) }, s.task)]);
-  out.push(["throws-once-then-resumed", () => play({ scenario: s.name, model: replay(APPLE, { throwAt: 2 }) }, s.task, { resume: true })]);
+  }, "aborted"]);
+  out.push(["retry-after-garbage", async () => play({ scenario: s.name, retries: 1, model: replay(await apple(), { garbageAt: 2 }) }, s.task), "answer"]);
+  out.push(["throws-once-then-resumed", async () => play({ scenario: s.name, model: replay(await apple(), { throwAt: 2 }) }, s.task, { resume: true }), "error,answer"]);
   return out;
 }
 
-// apple-ceo's replies in mrkl, as its scripted model writes them (for the special cases).
-let APPLE = [];
+/** `diff -u` of the transcript and what the case gave, its first lines (the files stay for more). */
+function diff(expected, got) {
+  try {
+    execFileSync("diff", ["-u", expected, got], { encoding: "utf8" });
+    return "";
+  } catch (e) {
+    const lines = (e.stdout || String(e)).split("\n");
+    return lines.slice(0, 80).join("\n") + (lines.length > 80 ? `\n… (${lines.length - 80} more lines)` : "");
+  }
+}
 
-describe("the JS API gives the events and trajectories of the JSON path", () => {
-  it("every scenario x format x model, an abort, a retry, a throw then resume", async () => {
-    const recorded = RECORD ? {} : JSON.parse(fs.readFileSync(DIGESTS, "utf8"));
-    const apple = await play({ scenario: "apple-ceo" }, tao.scenarios()[0].task);
-    APPLE = apple.trajectory.steps.flatMap((step) => step.calls.map((c) => c.raw));
-    const got = {}, stops = {};
-    const differ = [];
-    fs.mkdirSync(OUT, { recursive: true });
-    for (const [name, run] of cases()) {
+describe("the JS API gives the events, trajectories and prompts of tests/e2e/js-api/", () => {
+  const all = cases();
+  for (const [name, run, stops] of all) {
+    it(name, async () => {
       const r = await run();
-      const digest = crypto.createHash("sha256").update(r.text).digest("hex").slice(0, 16);
-      got[name] = { events: r.events, digest };
-      stops[name] = r.stops;
-      if (DUMP) fs.writeFileSync(path.join(OUT, `js-api-${name}.old.json`), r.text);
-      if (!RECORD && recorded[name]?.digest !== digest) {
-        differ.push(name);
-        fs.writeFileSync(path.join(OUT, `js-api-${name}.json`), r.text);
+      // What the case is named for, so that a transcript of a broken run cannot be recorded unseen.
+      assert.ok(r.events.length > 3, `${r.events.length} events`);
+      if (stops) assert.equal(r.stops, stops);
+      const text = transcript(name, r);
+      const file = path.join(TRANSCRIPTS, `${name}.txt`);
+      if (UPDATE) {
+        fs.mkdirSync(TRANSCRIPTS, { recursive: true });
+        fs.writeFileSync(file, text);
+        return;
       }
-    }
-    if (RECORD) {
-      fs.writeFileSync(DIGESTS, JSON.stringify(got, null, 1) + "\n");
-      return;
-    }
-    assert.deepEqual(Object.keys(got), Object.keys(recorded), "the same cases");
-    assert.deepEqual(differ, [], `cases that differ from the JSON path (see ${OUT})`);
-    // The cases did what they are named for (so a digest of a broken run cannot pass unseen).
-    assert.ok(Object.values(got).every((c) => c.events > 3));
-    assert.equal(stops["abort-at-call-2"], "aborted");
-    assert.equal(stops["retry-after-garbage"], "answer");
-    assert.equal(stops["throws-once-then-resumed"], "error,answer");
-  });
+      assert.ok(fs.existsSync(file), `${path.relative(REPO_ROOT, file)} is missing: record it with UPDATE_TRANSCRIPTS=1`);
+      const expected = fs.readFileSync(file, "utf8");
+      if (text === expected) return;
+      fs.mkdirSync(OUT, { recursive: true });
+      const got = path.join(OUT, `${name}.txt`);
+      fs.writeFileSync(got, text);
+      assert.fail(`${name} differs from its transcript (- transcript, + this build; ` +
+        `UPDATE_TRANSCRIPTS=1 records it if the change is intended):\n${diff(file, got)}`);
+    });
+  }
 
+  it("every transcript belongs to a case", () => {
+    const names = new Set(all.map(([name]) => `${name}.txt`));
+    const stale = fs.readdirSync(TRANSCRIPTS).filter((f) => !names.has(f));
+    if (UPDATE) for (const f of stale) fs.rmSync(path.join(TRANSCRIPTS, f));
+    else assert.deepEqual(stale, [], "transcripts of no case (UPDATE_TRANSCRIPTS=1 removes them)");
+  });
+});
+
+describe("the JS API's texts, scores and languages", () => {
   // A listener's texts that are part of the last string JS handed tao (a reply, a tool's answer)
   // are taken from that string, not decoded again (values.rs's `Copied`): ASCII only, a long
   // string not at all. Whatever they are made of, they are the trajectory's texts.

@@ -2,7 +2,7 @@
 // own, the Prompt view saying which steps a summary stands in for, loop detection's repairs, and
 // the budgets and memory fields of the settings form.
 //
-//   make build && node --test tests/e2e/long-runs.test.mjs
+//   node --test tests/e2e/long-runs.test.mjs      (serves target/site: build it first with `make site`)
 //
 // Index:
 //   summary      long-run-summary: two Summary cards or more, live and after the redraw, each

@@ -1,6 +1,6 @@
 // End-to-end tests of the demo page, as a user sees it, in headless Chromium.
 //
-//   make build && node --test tests/e2e/
+//   node --test tests/e2e/page.test.mjs      (serves target/site: build it first with `make site`)
 //
 // Index:
 //   scenarios      every built-in scenario runs to its stop through the UI

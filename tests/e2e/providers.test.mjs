@@ -1,7 +1,7 @@
 // End-to-end tests of real models over fetch: the page, pointed at the mock OpenAI-compatible
 // and Anthropic server (tests/mock/llm.mjs) on 127.0.0.1, as a user drives it.
 //
-//   make build && node --test tests/e2e/providers.test.mjs
+//   node --test tests/e2e/providers.test.mjs      (serves target/site: build it first with `make site`)
 //
 // Index:
 //   formats        mrkl, paper, tools and auto (with its fallback), over both APIs, streaming

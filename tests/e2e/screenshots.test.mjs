@@ -5,7 +5,7 @@
 // page), plus Present and the settings folded away.
 // Each shot also checks what a reader would notice first: nothing sticks out sideways.
 //
-//   make build && node --test tests/e2e/
+//   node --test tests/e2e/screenshots.test.mjs      (serves target/site: build it first with `make site`)
 
 import { it, before, after } from "node:test";
 import assert from "node:assert/strict";

@@ -1,7 +1,7 @@
 // The studio in the page: stepping through a run one pause point at a time, pausing a running
 // run and resuming it, playing the model yourself ("You"), and the offline model's honesty.
 //
-//   make build && node --test tests/e2e/studio.test.mjs
+//   node --test tests/e2e/studio.test.mjs      (serves target/site: build it first with `make site`)
 //
 // Index:
 //   step      Step starts a run paused before the model call, shows the prompt about to be

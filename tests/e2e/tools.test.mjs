@@ -1,6 +1,6 @@
 // End-to-end tests of the tools panel and the tools it enables, in headless Chromium:
 //
-//   make build && node --test tests/e2e/tools.test.mjs
+//   node --test tests/e2e/tools.test.mjs      (serves target/site: build it first with `make site`)
 //
 // Index:
 //   wasm       the units scenario runs the example wasm tool in the sandbox, with fuel per call

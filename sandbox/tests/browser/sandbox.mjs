@@ -10,18 +10,20 @@
 //      longest gap between ticks during the run is measured (the page did not freeze);
 //   4. a call past its wall-clock timeout rejects, and the next call gets a fresh Worker.
 // Needs Debian's Chromium (/usr/bin/chromium), playwright-core and binaryen's wasm-as from
-// node_modules (to assemble the hostile WAT files). Exits non-zero when a check fails.
+// node_modules (to assemble the hostile WAT files), and the build (pkg/: `make build`); serves
+// the repository root on a free port with the end-to-end tests' static server. Exits non-zero
+// when a check fails.
 
-import { spawn, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { serve, requireBuilt } from "../../../tests/e2e/server.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-const port = 8600 + Math.floor(Math.random() * 300);
-const origin = `http://127.0.0.1:${port}`;
+requireBuilt("pkg/tao_sandbox.js", "pkg/tao_sandbox_bg.wasm", "pkg/tools/wordcount.wasm", "pkg/tools/units.wasm");
 
 /** A hostile module from sandbox/tests/hostile/, assembled from its WAT text. */
 function hostile(name) {
@@ -37,8 +39,8 @@ function check(what, ok, detail) {
   if (!ok) failures++;
 }
 
-const server = spawn("python3", ["-m", "http.server", "--bind", "127.0.0.1", String(port)],
-  { cwd: root, stdio: "ignore" });
+const server = await serve(root);
+const origin = server.url.slice(0, -1);
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
   args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
@@ -47,10 +49,7 @@ const browser = await chromium.launch({
 try {
   const page = await browser.newPage();
   page.on("console", (message) => console.log(`  [page] ${message.text()}`));
-  for (let attempt = 0; ; attempt++) {
-    try { await page.goto(`${origin}/sandbox/tests/browser/page.html`); break; }
-    catch (error) { if (attempt > 50) throw error; await new Promise((r) => setTimeout(r, 100)); }
-  }
+  await page.goto(`${origin}/sandbox/tests/browser/page.html`);
 
   // 1. The wordcount example, through the Worker (the first call also loads the sandbox).
   const words = await page.evaluate(async () => {
@@ -139,7 +138,7 @@ try {
     JSON.stringify(timeout.after));
 } finally {
   await browser.close();
-  server.kill();
+  await server.close();
 }
 console.log(failures ? `${failures} check(s) failed` : "all checks passed");
 process.exit(failures ? 1 : 0);
