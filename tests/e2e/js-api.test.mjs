@@ -122,7 +122,7 @@ async function repliesOf(config, task) {
   const key = json(config);
   if (!scripted.has(key)) {
     const r = await play(config, task);
-    scripted.set(key, r.trajectory.steps.flatMap((step) => step.calls.map((c) => c.raw)));
+    scripted.set(key, r.trajectory.steps.flatMap((step) => step.model_calls.map((c) => c.raw)));
   }
   return scripted.get(key);
 }
@@ -226,11 +226,11 @@ describe("the JS API's texts, scores and languages", () => {
       assert.equal(t.stop.reason, "answer", what);
       assert.equal(t.steps.length, replies.length, what);
       assert.deepEqual(of("thought").map((e) => e.text), t.steps.map((s) => s.thought), what);
-      assert.deepEqual(of("action").map((e) => [e.tool, e.input]), t.steps.slice(0, -1).map((s) => [s.action.tool, s.action.input]), what);
+      assert.deepEqual(of("action").map((e) => [e.tool, e.input]), t.steps.slice(0, -1).map((s) => [s.tool_calls[0].action.tool, s.tool_calls[0].action.input]), what);
       const short = (text) => (text === long ? "(the long answer)" : text); // (no 20 KB in a failure's message)
-      assert.deepEqual(of("observation").map((e) => short(e.text)), t.steps.slice(0, -1).map((s) => short(s.observation)), what);
+      assert.deepEqual(of("observation").map((e) => short(e.text)), t.steps.slice(0, -1).map((s) => short(s.tool_calls[0].observation)), what);
       assert.deepEqual(of("answer").map((e) => e.text), [t.answer], what);
-      assert.deepEqual(t.steps.map((s) => short(s.observation)), ["echo", "北京 is Beijing", "object x\u00e9", "(the long answer)", "\ufffd", null], what);
+      assert.deepEqual(t.steps.map((s) => short(s.tool_calls[0]?.observation ?? null)), ["echo", "北京 is Beijing", "object x\u00e9", "(the long answer)", "\ufffd", null], what);
       assert.equal(of("token").map((e) => e.text).join(""), replies.join(""), what);
     }
   });
