@@ -7,7 +7,7 @@
 
 use crate::json::Value;
 use crate::to_json::{JsonWriter, ToJson};
-use crate::trajectory::{MemoKind, Repair, Stats, StopReason};
+use crate::trajectory::{MemoKind, Repair, Step, StopReason, Trajectory};
 
 /// What happens during a run, as it happens (the page draws these; tests check their order).
 /// In every variant `index` is the 1-based step number and `text` the payload; `tool_call` is
@@ -83,10 +83,14 @@ pub enum Event<'a> {
         text: &'a str,
         by_model: bool,
     },
-    /// The run's counts, computed from the trajectory: as each model call begins (counting it,
-    /// and the reply before it when that one was asked again), and once a step's tools have
-    /// answered. What a page shows as the run goes; the trajectory's own `stats` at its end.
-    Stats(&'a Stats),
+    /// The run's counts, `trajectory.stats_with(current)` (`current`: the step in progress),
+    /// counted only when someone reads them: as each model call begins (counting it, and the
+    /// reply before it when that one was asked again), and once a step's tools have answered.
+    /// What a page shows as the run goes; the trajectory's own `stats` at its end.
+    Stats {
+        trajectory: &'a Trajectory,
+        current: Option<&'a Step>,
+    },
     /// The run ended.
     Stopped {
         reason: StopReason,
@@ -196,7 +200,14 @@ impl ToJson for Event<'_> {
                 ("text", text),
                 ("by_model", by_model),
             ]),
-            Event::Stats(stats) => out.object(&[("type", &"stats"), ("stats", stats)]),
+            // Counted only when someone reads the event.
+            Event::Stats {
+                trajectory,
+                current,
+            } => out.object(&[
+                ("type", &"stats"),
+                ("stats", &trajectory.stats_with(*current)),
+            ]),
             Event::Stopped { reason, message } => out.object(&[
                 ("type", &"stopped"),
                 ("reason", reason),

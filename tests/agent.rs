@@ -61,7 +61,13 @@ fn event_trace(agent: &Agent, task: &str) -> Vec<String> {
             Event::Memo { kind, after, .. } => format!("{}:{after}", kind.name()),
             // The counts as each model call begins (counting it) and once the tools have
             // answered: steps, model calls, bad calls.
-            Event::Stats(s) => format!("stats:{}:{}:{}", s.steps, s.n_calls, s.n_badcalls),
+            Event::Stats {
+                trajectory,
+                current,
+            } => {
+                let s = trajectory.stats_with(*current);
+                format!("stats:{}:{}:{}", s.steps, s.n_calls, s.n_badcalls)
+            }
             Event::Stopped { reason, .. } => format!("stopped:{}", reason.name()),
         })
     }));

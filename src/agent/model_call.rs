@@ -114,7 +114,11 @@ impl Agent {
         on_event(&Event::ModelCall { index, n, retried });
         // Recorded as it goes, so the run's counts include the call in flight.
         step.model_calls.push(ModelCall::default());
-        on_event(&Event::Stats(&trajectory.stats_with(Some(step))));
+        let current = Some(&*step);
+        on_event(&Event::Stats {
+            trajectory,
+            current,
+        });
         let streamed = self.stream(trajectory, prompt, index, on_event).await;
         self.record(trajectory, step, streamed, on_event)
     }

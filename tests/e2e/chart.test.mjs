@@ -355,7 +355,8 @@ describe("plot", () => {
     await page.evaluate(() => {
       const x = Array.from({ length: 50 }, (_, i) => i * 0.5);
       const picture = { kind: "scatter", title: "Noise", x, y: x.map((v) => Math.sin(v) * 100) };
-      const step = { index: 1, thought: "", action: { tool: "run_js", input: "plot(…)", id: null }, observation: "Plotted a scatter chart of 50 points: Noise", picture };
+      const call = { action: { tool: "run_js", input: "plot(…)", id: null }, observation: "Plotted a scatter chart of 50 points: Noise", picture };
+      const step = { index: 1, thought: "", tool_calls: [call], model_calls: [] };
       document.querySelector("tao-trajectory").render({ task: "scatter", steps: [step], stop: { reason: "answer" } });
     });
     await waitForChart(page);

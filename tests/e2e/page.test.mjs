@@ -199,7 +199,7 @@ describe("export and import", () => {
     await download.saveAs(file);
     const json = JSON.parse(fs.readFileSync(file, "utf8"));
     assert.equal(json.format, "tao-trajectory");
-    assert.equal(json.version, 4);
+    assert.equal(json.version, 5);
     assert.equal(json.stop.reason, "answer");
 
     // A fresh page, nothing run: import draws the same trajectory.

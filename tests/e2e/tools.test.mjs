@@ -200,7 +200,7 @@ describe("built-in tools' code", () => {
         const agent = new Agent({ tools: ["calculator"], replies: [`Action: calculator\nAction Input: ${expression}`, "Final Answer: done"] });
         const t = await agent.run("calculate");
         const s = t.steps[0];
-        out.push({ observation: s.observation, bad: t.stats.n_badcalls });
+        out.push({ observation: s.tool_calls[0].observation, bad: t.stats.n_badcalls });
       }
       return out;
     });
