@@ -20,6 +20,13 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
+// An event for the run's listener: its JSON, parsed and handed over in one call.
+#[wasm_bindgen(inline_js = "export function emit(listener, event) { listener(JSON.parse(event)); }")]
+extern "C" {
+    #[wasm_bindgen(catch)]
+    fn emit(listener: &Function, event: &str) -> Result<(), JsValue>;
+}
+
 /// A ReAct agent.
 #[wasm_bindgen(js_name = Agent)]
 pub struct JsAgent {
@@ -235,7 +242,7 @@ impl JsAgent {
                 // Converted only when someone listens; an exception in the page's handler
                 // must not stop the agent.
                 if let Some(f) = &on_event {
-                    let _ = to_js(event).map(|event| f.call1(&JsValue::NULL, &event));
+                    let _ = emit(f, &crate::to_json::to_string(event));
                 }
             };
             match how {

@@ -26,14 +26,14 @@
 //! listener) at any time while the run lasts, so both are owned here and dropped with the run.
 
 use super::{describe, get, json_of, to_js, type_of};
-use crate::chat::{Message, Thinking};
+use crate::chat::{Message, Thinking, ToolSpec};
 use crate::error::{Error, ErrorKind};
 use crate::host::LocalBoxFuture;
 use crate::json::Value;
 use crate::llm::{Delta, Model, OnDelta, Reply, Request, ToolCall};
 use crate::to_json::{JsonWriter, Object, ToJson};
 use crate::trajectory::Usage;
-use js_sys::{Array, Function, Promise, Reflect};
+use js_sys::{Array, Function, Promise};
 use std::cell::RefCell;
 use std::future::Future;
 use std::rc::Rc;
@@ -53,6 +53,25 @@ pub struct JsModel {
     /// The user's signal (the page's Stop button), and its listener, which aborts the call in
     /// flight.
     user: Option<(AbortSignal, Closure<dyn FnMut()>)>,
+}
+
+// One call of the model function: its options made in JS in one go (`onDelta` bound to the
+// call's number: see `Inbox::call`).
+#[wasm_bindgen(inline_js = r#"
+export function call_model(model, messages, request, signal, onDelta, call) {
+  const options = { stop: request.stop, tools: request.tools, signal, onDelta: (piece) => onDelta(call, piece) };
+  return model(messages, options);
+}"#)]
+extern "C" {
+    #[wasm_bindgen(catch)]
+    fn call_model(
+        model: &Function,
+        messages: &Array,
+        request: &JsValue,
+        signal: &JsValue,
+        on_delta: &JsValue,
+        call: u32,
+    ) -> Result<JsValue, JsValue>;
 }
 
 /// What `onDelta` and the user's signal leave for the call in flight.
@@ -274,17 +293,21 @@ impl Model for JsModel {
                 (signal, inbox.call)
             };
             let (signal, call) = signal;
-            let options = to_js(&Object(&[
-                ("stop", &request.stop),
-                ("tools", &request.tools),
-            ]))
-            .map_err(|_| Error::model("could not pass the options to the JS model"))?;
-            let _ = Reflect::set(&options, &"signal".into(), &signal.into());
-            let on_delta_fn: &Function = self.on_delta.as_ref().unchecked_ref();
-            let this_call = on_delta_fn.bind1(&JsValue::NULL, &call.into());
-            let _ = Reflect::set(&options, &"onDelta".into(), &this_call);
+            let request = self
+                .sent
+                .borrow_mut()
+                .options(request.stop, request.tools)?;
+            let (signal, on_delta_js) = (signal.into(), self.on_delta.as_ref());
+            let called = call_model(
+                &self.function,
+                &messages,
+                &request,
+                &signal,
+                on_delta_js,
+                call,
+            );
             let mut streamed = false;
-            let outcome = match self.function.call2(&JsValue::NULL, &messages, &options) {
+            let outcome = match called {
                 Err(e) => Err(thrown(&e, "the JS model threw")),
                 Ok(returned) => (self.settle(returned, on_delta, &mut streamed).await)
                     .map_err(|e| thrown(&e, "the JS model failed")),
@@ -311,6 +334,11 @@ impl Model for JsModel {
 struct Sent {
     messages: Vec<Message>,
     objects: Array,
+    /// The stop sequences and tools of the last call, and `{stop, tools}` as JS values: the
+    /// same for every call of a run until the format changes, so converted once.
+    stop: Vec<String>,
+    tools: Vec<ToolSpec>,
+    options: Option<JsValue>,
 }
 
 impl Sent {
@@ -328,6 +356,21 @@ impl Sent {
         self.objects = self.objects.concat(new.unchecked_ref::<Array>());
         self.messages.extend_from_slice(&messages[same..]);
         Ok(self.objects.slice(0, messages.len() as u32))
+    }
+
+    /// `{stop, tools}` as a JS value, converted again only when they changed (they are the same
+    /// for every call of a run until the format changes).
+    fn options(&mut self, stop: &[String], tools: &[ToolSpec]) -> Result<JsValue, Error> {
+        match &self.options {
+            Some(options) if self.stop == stop && self.tools == tools => Ok(options.clone()),
+            _ => {
+                let options = to_js(&Object(&[("stop", &stop), ("tools", &tools)]))
+                    .map_err(|_| Error::model("could not pass the options to the JS model"))?;
+                (self.stop, self.tools) = (stop.to_vec(), tools.to_vec());
+                self.options = Some(options.clone());
+                Ok(options)
+            }
+        }
     }
 }
 
