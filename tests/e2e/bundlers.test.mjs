@@ -150,9 +150,16 @@ function assertLoaded(requests, { wasmTool = true } = {}) {
   assert.equal(wasm.size, wasmTool ? 4 : 3, `the modules' wasm files:\n${[...wasm].join("\n")}`);
 }
 
-/** No `node:` module is named in the browser's code (a bundler would fail on it, or ship a stub). */
+/**
+ * No `node:` module is named in the browser's code (a bundler would fail on it, or ship a stub),
+ * and no path of the machine that built it (webpack writes a bare `import.meta.url` as the
+ * source's file: URL).
+ */
 function assertNoNode(dir) {
-  for (const [file, text] of scripts(dir)) assert.doesNotMatch(text, /["']node:/, `${file} names a node: module`);
+  for (const [file, text] of scripts(dir)) {
+    assert.doesNotMatch(text, /["']node:/, `${file} names a node: module`);
+    assert.doesNotMatch(text, /file:\/\//, `${file} holds a file: URL`);
+  }
 }
 
 before(async () => {
