@@ -84,8 +84,14 @@ function load() {
   return loading;
 }
 
-/** Loads the offline data (`data/` beside this module) into the core, each file once. */
-const loadData = offlineLoader(new URL("./data/", import.meta.url), () => load().then(() => ({ loadOfflineData })));
+/** Loads the offline data (`data/` beside this module) into the core, each file once. Each
+ * file's URL is written out, so that bundlers copy the files (src/bindings/modules.rs says why). */
+const DATA = {
+  scenarios: new URL("./data/scenarios.json", import.meta.url),
+  knowledge: new URL("./data/knowledge.json", import.meta.url),
+  zh: new URL("./data/zh.json", import.meta.url),
+};
+const loadData = offlineLoader(DATA, () => load().then(() => ({ loadOfflineData })));
 
 /**
  * Loads offline data once for the whole page: fetches `data/<name>.json` beside this module for

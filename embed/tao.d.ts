@@ -64,7 +64,7 @@ export declare function vote(answers: (string | null | undefined)[]): Promise<Vo
 export declare function paperSample(total: number, n: number): Promise<number[]>;
 
 /** Where `init` finds the wasm: by default `tao_agent_bg.wasm` next to `tao.js`. */
-export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
+export type InitInput = string | Request | URL | Response | BufferSource | WasmModule;
 /**
  * Loads the wasm core (once; later calls resolve at once). `<tao-agent>` calls it itself;
  * call it before using `Agent` or the functions. From another origin, the host of the wasm must
@@ -73,7 +73,7 @@ export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembl
 export declare function init(module_or_path?: { module_or_path: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>): Promise<unknown>;
 export default init;
 /** Loads the wasm synchronously from its bytes or a compiled module. */
-export declare function initSync(module: { module: BufferSource | WebAssembly.Module } | BufferSource | WebAssembly.Module): unknown;
+export declare function initSync(module: { module: BufferSource | WasmModule } | BufferSource | WasmModule): unknown;
 
 /** The agent events, by their DOM event names on `<tao-agent>` (`tao-<type>`). */
 export type TaoAgentEventMap = {
@@ -86,7 +86,7 @@ export type TaoAgentEventMap = {
 };
 
 /** `<tao-agent>`: an agent with a task box, Run and Stop, drawing its trajectory (see the README, "Embed"). */
-export declare class TaoAgent extends HTMLElement {
+export declare class TaoAgent extends ElementBase {
   /** The API key: memory only, never reflected to an attribute, never in events or trajectories. */
   apiKey: string;
   /** The provider's model name (the `model` attribute), or a JS function that plays the model. */
@@ -94,7 +94,7 @@ export declare class TaoAgent extends HTMLElement {
   set model(value: string | JsModelFunction | null);
   /** Replies for the offline scripted model to replay, in order. */
   get replies(): string[] | null;
-  set replies(value: Iterable<string> | null);
+  set replies(value: readonly string[] | null);
   /** Any other `Agent` settings (`temperature`, `maxTokens`, `retries`, `delayMs`, …). */
   options: Partial<AgentOptions>;
   /** The last finished run's trajectory, or null. */
@@ -115,7 +115,7 @@ export declare class TaoAgent extends HTMLElement {
 }
 
 /** `<tao-trajectory>`: draws a trajectory, for pages that drive `Agent` themselves. */
-export declare class TaoTrajectory extends HTMLElement {
+export declare class TaoTrajectory extends ElementBase {
   /** The trajectory drawn last, or null. */
   readonly trajectory: Trajectory | null;
   /** Starts a live view of a new run of `task`. */
@@ -133,8 +133,32 @@ export declare class TaoTrajectory extends HTMLElement {
 }
 
 declare global {
+  // Declared empty, they merge with the DOM library's own where a project has it, and stand in
+  // for them where it has not (Node): only interfaces, not classes (below), can be merged so.
+  interface HTMLElementEventMap {}
+  interface AddEventListenerOptions {}
+  interface CustomEvent<T = any> {}
   interface HTMLElementTagNameMap {
     "tao-agent": TaoAgent;
     "tao-trajectory": TaoTrajectory;
   }
 }
+
+// ----- the browser's classes, where the project has them -----
+// A project without the DOM library (Node, `"lib": ["es2022"]`) has none of the browser's names
+// this file uses. The classes' are read from `globalThis`, where the DOM library (or Node's own
+// types, for `AbortSignal`, `URL`, `Response`) declares them, with a plain stand-in where nothing
+// does: so this file type-checks in both. Inside this file these names stand for the global ones;
+// `export {}` keeps them out of the package's exports.
+type Global<Name extends string, Else> = typeof globalThis extends { [K in Name]: { prototype: infer T } } ? T : Else;
+type AbortSignal = Global<"AbortSignal", { readonly aborted: boolean; readonly reason: unknown }>;
+type URL = Global<"URL", never>;
+type Request = Global<"Request", never>;
+type Response = Global<"Response", never>;
+type Event = Global<"Event", { readonly type: string }>;
+type EventListenerOrEventListenerObject = ((event: Event) => void) | { handleEvent(event: Event): void };
+type BufferSource = ArrayBufferView | ArrayBuffer;
+type WasmModule = typeof globalThis extends { WebAssembly: { Module: { prototype: infer T } } } ? T : never;
+/** `HTMLElement`, or a plain class where there is no DOM: as the elements' own code says (`ElementBase`). */
+declare const ElementBase: typeof globalThis extends { HTMLElement: infer C } ? C : new () => object;
+export {};

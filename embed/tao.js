@@ -9,12 +9,82 @@
 //! registers the element under another name as well. So is `fetchOfflineData()`, which loads
 //! the scenarios, the offline `search`'s pages and the Chinese prompts (not in the wasm) for a
 //! page that uses `Agent`.
+//!
+//! `Agent` is the core's, with one thing added: used before the wasm is loaded, or after
+//! `free()`, it throws an Error that says so (`kind: "config"`) instead of what the generated glue
+//! would throw there ("Cannot read properties of undefined", "null pointer passed to rust").
 
 export * from "./tao_agent.js";
-export { default, default as init } from "./tao_agent.js";
+import coreInit, { Agent as CoreAgent, version } from "./tao_agent.js";
 import { TaoAgent, fetchOfflineData } from "./tao-agent.js";
 import { TaoTrajectory } from "./trajectory.js";
 export { TaoAgent, TaoTrajectory, fetchOfflineData };
+
+/** The core's wasm, beside this file (named so that bundlers copy it: src/bindings/modules.rs). */
+const WASM = new URL("./tao_agent_bg.wasm", import.meta.url);
+
+/**
+ * Loads the wasm core, once (the core's own `init`; by default `tao_agent_bg.wasm` beside this
+ * file). Vite's dev server copies a package's code into node_modules/.vite/deps/ and leaves the
+ * files it loads by URL behind, so the wasm is not found there: the error then says what to set.
+ */
+export default function init(input) {
+  return coreInit(input ?? { module_or_path: WASM }).catch((error) => {
+    if (input !== undefined || !WASM.pathname.includes("/.vite/deps/")) throw error;
+    const fix = 'Vite\'s dev server moved tao-agent into node_modules/.vite/deps/ without its wasm: add `optimizeDeps: { exclude: ["tao-agent"] }` to vite.config.js';
+    throw Object.assign(new Error(`could not load tao's wasm from ${WASM.pathname} (${error?.message ?? error}); ${fix}`, { cause: error }), { kind: "config" });
+  });
+}
+export { init };
+
+/** The agents whose `free()` was called. */
+const freed = new WeakSet();
+
+/** The core's `Agent`, which says what is wrong when it is used too early or too late. */
+export class Agent extends CoreAgent {
+  constructor(config) {
+    if (!loaded()) throw misuse("the wasm is not loaded yet: call `await init()` before `new Agent(…)`");
+    super(config);
+  }
+
+  /** Releases the agent's memory in the wasm; once is enough (a second call does nothing). */
+  free() {
+    if (freed.has(this)) return;
+    freed.add(this);
+    super.free();
+  }
+}
+// Every other method of the core's Agent, as it is, after a check that the agent was not freed (a
+// freed agent would reach the wasm with no agent). Read from the class, so a method the core adds
+// is covered too; wasm-bindgen's own `__`-prefixed helpers are left alone.
+for (const name of Object.getOwnPropertyNames(CoreAgent.prototype)) {
+  const method = CoreAgent.prototype[name];
+  if (name === "constructor" || name === "free" || name.startsWith("__") || typeof method !== "function") continue;
+  Object.defineProperty(Agent.prototype, name, {
+    value: function (...args) {
+      if (freed.has(this)) throw misuse(`this agent was freed (\`free()\`): make a new Agent to call ${name}() again`);
+      return method.apply(this, args);
+    },
+    writable: true,
+    configurable: true,
+  });
+}
+if (Symbol.dispose) Agent.prototype[Symbol.dispose] = Agent.prototype.free;
+
+/** Whether the wasm is loaded, by any of `init()`, `initSync()` or an element: a call into it works. */
+function loaded() {
+  try {
+    version();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An Error like the core's own: its message, and `kind`. */
+function misuse(message) {
+  return Object.assign(new Error(message), { kind: "config" });
+}
 
 if (typeof customElements !== "undefined") {
   if (!customElements.get("tao-trajectory")) customElements.define("tao-trajectory", TaoTrajectory);

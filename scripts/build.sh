@@ -48,14 +48,24 @@ optimise() {
   fi
   # The core's glue with its snippets (src/bindings/values.js, the modules' loader) bundled in,
   # so a page fetches one file instead of three, which compresses better together: -0.4 KB gzip.
-  # Only the core's glue imports snippets; `node:` imports are Node's own (the loader's disk
-  # read). (wasm-bindgen's imports object names the one snippet module twice: esbuild's warning
-  # is muted.)
+  # Only the core's glue imports snippets. The modules the loader imports on demand stay files of
+  # their own (external), their `import("./tao_net.js")` as written, which is right from here
+  # (src/bindings/modules.rs says why the names are literals; the check below that they still are).
+  # (wasm-bindgen's imports object names the one snippet module twice: esbuild's warning is muted.)
   node_modules/.bin/esbuild pkg/tao_agent.js --bundle --format=esm --minify --legal-comments=none \
-    --external:'node:*' --log-level=warning --log-override:duplicate-object-key=silent --allow-overwrite --outfile=pkg/tao_agent.js
+    --external:./tao_net.js --external:./tao_tools.js \
+    --log-level=warning --log-override:duplicate-object-key=silent --allow-overwrite --outfile=pkg/tao_agent.js
   # Then terser's pass, as scripts/minify.sh gives every file a page loads (it says why; esbuild
   # has minified the glue already, and would warn again of the key above).
   node_modules/.bin/terser pkg/tao_agent.js --module --compress passes=2 --mangle --comments false --output pkg/tao_agent.js
+  # What a bundler must find in the result (Vite, webpack and esbuild follow these literal forms
+  # only): each module's static import and its wasm's `new URL`, and no `node:` import.
+  local m
+  for m in tao_net tao_tools; do
+    grep -q "import(\"./$m.js\")" pkg/tao_agent.js && grep -Eq "new URL\(\"./${m}_bg.wasm\", ?import.meta.url\)" pkg/tao_agent.js \
+      || { echo "build: pkg/tao_agent.js lost the literal import of $m (see src/bindings/modules.rs)" >&2; return 1; }
+  done
+  ! grep -q '"node:' pkg/tao_agent.js || { echo "build: pkg/tao_agent.js names a node: module" >&2; return 1; }
 }
 
 # Each module: cargo, wasm-bindgen (a second or two), then `optimise`, or its outputs of the last

@@ -2,6 +2,8 @@
 # Writes dist/: the package a static site copies or installs (npm pack dist/).
 #
 #   tao.js, tao.d.ts          the entry (the core + <tao-agent> + <tao-trajectory>), its types
+#   tao-node.js               the entry in Node (package.json's `node` condition): tao.js, with
+#                             init() and fetchOfflineData() reading the package's files from the disk
 #   tao_agent.js, _bg.wasm    the core (wasm-bindgen's glue, with the core's own JS bundled in:
 #                             values for JS and the loader of the modules below; and the wasm)
 #   tao_net.js, _bg.wasm      the providers over HTTP, loaded only when a run first needs one
@@ -31,14 +33,14 @@ cp pkg/tao_agent.js pkg/tao_agent_bg.wasm pkg/tao_net.js pkg/tao_net_bg.wasm pkg
 cp -r pkg/data dist/data
 # The page's modules the element uses (editor.js loads only at the first Edit).
 view="trajectory.js cards.js live.js redraw.js studio-cards.js editor.js step.js drive.js offline-data.js"
-cp embed/tao.js embed/tao-agent.js $(printf 'www/%s ' $view) www/i18n.js www/i18n-zh.js www/chart.js www/picture.js www/wasm-tool.js www/sandbox.js dist/
+cp embed/tao.js embed/tao-node.js embed/tao-agent.js $(printf 'www/%s ' $view) www/i18n.js www/i18n-zh.js www/chart.js www/picture.js www/wasm-tool.js www/sandbox.js dist/
 sed 's#"\.\./pkg/tao_sandbox\.js"#"./tao_sandbox.js"#' www/sandbox-worker.js > dist/sandbox-worker.js
 grep -q '"./tao_sandbox.js"' dist/sandbox-worker.js || { echo "dist: sandbox-worker.js path not rewritten" >&2; exit 1; }
 cat www/style.css embed/tao-agent.css > dist/tao-agent.css
 cat src/bindings/types.d.ts embed/tao.d.ts > dist/tao.d.ts
 # The page's code and styles, minified as the glue is (scripts/minify.sh; the names kept): what a
 # site serves is smaller by a third, and the readable sources stay in www/ and embed/.
-scripts/minify.sh --keep-names $(printf 'dist/%s ' tao.js tao-agent.js $view i18n.js i18n-zh.js chart.js \
+scripts/minify.sh --keep-names $(printf 'dist/%s ' tao.js tao-node.js tao-agent.js $view i18n.js i18n-zh.js chart.js \
   picture.js wasm-tool.js sandbox.js sandbox-worker.js tao-agent.css)
 cp embed/README.md dist/README.md
 cat > dist/package.json <<JSON
@@ -51,7 +53,7 @@ cat > dist/package.json <<JSON
   "main": "./tao.js",
   "types": "./tao.d.ts",
   "exports": {
-    ".": { "types": "./tao.d.ts", "default": "./tao.js" },
+    ".": { "types": "./tao.d.ts", "node": "./tao-node.js", "default": "./tao.js" },
     "./tao-agent.css": "./tao-agent.css",
     "./tao_agent_bg.wasm": "./tao_agent_bg.wasm",
     "./wasm-tool": "./wasm-tool.js",
@@ -60,7 +62,7 @@ cat > dist/package.json <<JSON
   },
   "sideEffects": ["./tao.js"],
   "files": [
-    "tao.js", "tao.d.ts", "tao_agent.js", "tao_agent_bg.wasm", "tao_net.js", "tao_net_bg.wasm",
+    "tao.js", "tao-node.js", "tao.d.ts", "tao_agent.js", "tao_agent_bg.wasm", "tao_net.js", "tao_net_bg.wasm",
     "tao_tools.js", "tao_tools_bg.wasm",
     "tao-agent.js", "tao-agent.css",
     "trajectory.js", "cards.js", "live.js", "redraw.js", "studio-cards.js", "editor.js", "step.js", "drive.js", "offline-data.js", "i18n.js", "i18n-zh.js", "chart.js", "picture.js", "wasm-tool.js", "sandbox.js", "sandbox-worker.js",

@@ -38,14 +38,15 @@ fi
 # npm packages pinned in package.json / package-lock.json: binaryen (wasm-opt), esbuild and terser
 # (minify the JS and CSS a page downloads: scripts/minify.sh), playwright-core,
 # axe-core (the accessibility checks of tests/e2e/a11y.test.mjs), typescript (tsc --strict
-# over the package's declarations, the README's examples and the example site) and rollup's
-# wasm build (bundles the demo page's modules: scripts/bundle-page.mjs).
+# over the package's declarations, the README's examples and the example site), rollup's
+# wasm build (bundles the demo page's modules: scripts/bundle-page.mjs), and Vite, webpack and
+# webpack-cli (tests/e2e/bundlers.test.mjs builds pages from the package with each, and esbuild).
 # Debian's binaryen is too old (its wasm-opt corrupts wasm-bindgen's externref table).
 if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ] \
    || [ ! -x node_modules/.bin/tsc ] || [ ! -x node_modules/.bin/esbuild ] || [ ! -x node_modules/.bin/terser ] \
-   || [ ! -d node_modules/@rollup/wasm-node ] \
+   || [ ! -d node_modules/@rollup/wasm-node ] || [ ! -x node_modules/.bin/vite ] || [ ! -x node_modules/.bin/webpack ] \
    || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  say "npm ci (binaryen, esbuild, terser, playwright-core, axe-core, typescript, rollup)"
+  say "npm ci (binaryen, esbuild, terser, playwright-core, axe-core, typescript, rollup, vite, webpack)"
   npm ci --no-audit --no-fund --loglevel=error
 fi
 

@@ -5,14 +5,17 @@
 //! core's `loadOfflineData`. The demo page and `<tao-agent>` both load them through here.
 
 /**
- * A loader of the offline data in the folder `base` (a URL) into the core that `core()` resolves
- * to: `load(names)` fetches each `<name>.json` ("scenarios", "knowledge", "zh") at most once, while
- * the core itself loads, and installs it; a failed fetch is tried again at the next call.
+ * A loader of the offline data in the folder `base` (a URL), or at the URLs `base` maps the names
+ * to, into the core that `core()` resolves to: `load(names)` fetches each `<name>.json`
+ * ("scenarios", "knowledge", "zh") at most once, while the core itself loads, and installs it; a
+ * failed fetch is tried again at the next call. (The package names each file's URL in full, so
+ * that a bundler sees it: `new URL("./data/zh.json", import.meta.url)`.)
  */
 export function offlineLoader(base, core) {
   const installed = {};
+  const url = (name) => (base instanceof URL ? new URL(`${name}.json`, base) : base[name]);
   const install = (name) => {
-    installed[name] ??= Promise.all([core(), fetchText(new URL(`${name}.json`, base))]).then(([tao, text]) => tao.loadOfflineData({ [name]: text }));
+    installed[name] ??= Promise.all([core(), fetchText(url(name))]).then(([tao, text]) => tao.loadOfflineData({ [name]: text }));
     installed[name].catch(() => delete installed[name]);
     return installed[name];
   };

@@ -4,8 +4,10 @@
 // would freeze scrolling, clicks and the streaming trajectory. Here it only keeps this
 // Worker busy, and the page can terminate the Worker outright if a call takes too long.
 //
-// The sandbox (wasmi compiled to wasm, a few hundred KB) is imported on the first message,
-// not when the Worker starts, so creating the Worker costs nothing until a tool is used.
+// The sandbox (wasmi compiled to wasm, a few hundred KB) is fetched on the first message, not
+// when the Worker starts; its glue (2 KB gzip) is imported with the Worker, statically, so that
+// a bundler puts it in the Worker's one file (Vite's workers are one file unless told otherwise,
+// and scripts/dist.sh rewrites the path for dist/).
 //
 // Messages in:  {id, op: "inspect", bytes}  or  {id, op: "run", bytes, stdin, limits}
 // Messages out: {id, result}  or  {id, error: {message, kind, fatal}}
@@ -13,26 +15,20 @@
 //          "crash" (a bug in the sandbox itself)
 //   fatal: true when this Worker should not be used again (the page then replaces it)
 
+import initSandbox, { inspect, run } from "../pkg/tao_sandbox.js";
+
 let sandbox = null;
 
-/** The sandbox module, loaded and initialised once. */
+/** The sandbox, initialised once: fetches and instantiates tao_sandbox_bg.wasm next to its glue. */
 function loadSandbox() {
-  if (!sandbox) {
-    sandbox = (async () => {
-      const url = new URL("../pkg/tao_sandbox.js", import.meta.url);
-      const module = await import(url);
-      await module.default(); // fetches and instantiates tao_sandbox_bg.wasm next to it
-      return module;
-    })();
-  }
+  sandbox ??= initSandbox();
   return sandbox;
 }
 
 self.onmessage = async (event) => {
   const { id, op, bytes, stdin, limits } = event.data;
-  let module;
   try {
-    module = await loadSandbox();
+    await loadSandbox();
   } catch (error) {
     sandbox = null; // try again on the next message
     const message = `could not load the wasm-tool sandbox (pkg/tao_sandbox.js): ${error.message}; ` +
@@ -43,8 +39,8 @@ self.onmessage = async (event) => {
   try {
     const input = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
     const result = op === "inspect"
-      ? module.inspect(input)
-      : module.run(input, String(stdin ?? ""), limits ?? null);
+      ? inspect(input)
+      : run(input, String(stdin ?? ""), limits ?? null);
     self.postMessage({ id, result });
   } catch (error) {
     // A SandboxError or a limits error carries a `kind`. Anything else is the sandbox

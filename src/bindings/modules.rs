@@ -8,20 +8,26 @@ use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-// A module's glue and wasm are found beside the core's: wasm-bindgen writes this code to
-// `snippets/<crate>/inline0.js` under them, and the shipped build (scripts/build.sh) bundles it
-// into the core's glue itself. Node reads the wasm from the disk: its `fetch` does not read
-// `file:` URLs. A failed load is tried again at the next need.
+// Each module's files are named in string literals, a static `import("./tao_net.js")` and a
+// `new URL("./tao_net_bg.wasm", import.meta.url)`: the forms a bundler (Vite, webpack 5, Rollup,
+// esbuild for the import) follows, copying the file into its output and rewriting the URL to
+// where it put it. A name computed at run time is one no bundler can see: after a build the
+// modules were missing. The paths are relative to the core's glue (pkg/tao_agent.js), which this
+// code is part of once scripts/build.sh has bundled wasm-bindgen's snippets into it.
+// Node's `fetch` does not read `file:` URLs: there, and only there, the wasm is read from the
+// disk with `process.getBuiltinModule` (Node 20.16 and later), which no bundler follows and a
+// browser never reaches. A failed load is tried again at the next need.
 #[wasm_bindgen(inline_js = r#"
+const files = {
+  tao_net: () => [import("./tao_net.js"), new URL("./tao_net_bg.wasm", import.meta.url)],
+  tao_tools: () => [import("./tao_tools.js"), new URL("./tao_tools_bg.wasm", import.meta.url)],
+};
 const loading = {};
-const snippet = /\/snippets\/[^/]+\/inline\d+\.js$/.test(new URL(import.meta.url).pathname);
-const beside = new URL(snippet ? "../../" : "./", import.meta.url);
 export function load_module(name) {
   loading[name] ??= (async () => {
-    const module = await import(new URL(`${name}.js`, beside).href);
-    const wasm = new URL(`${name}_bg.wasm`, beside);
-    const fs = "node:fs/promises";
-    const bytes = wasm.protocol === "file:" ? (await import(fs)).readFile(wasm) : wasm;
+    const [glue, wasm] = files[name]();
+    const module = await glue;
+    const bytes = wasm.protocol === "file:" ? globalThis.process.getBuiltinModule("fs").promises.readFile(wasm) : wasm;
     await module.default({ module_or_path: await bytes });
     return module;
   })().catch((error) => {

@@ -49,9 +49,9 @@ const TYPES = {
 /**
  * Serves the folder `root` on a free 127.0.0.1 port: GET and HEAD of its files, a folder's
  * index.html for the folder, 404 for anything else (nothing outside `root`). Resolves to
- * { url, close }, the url ending in "/".
+ * { url, close }, the url ending in "/". `cors`: with `Access-Control-Allow-Origin: *`, as a CDN.
  */
-export function serve(root) {
+export function serve(root, { cors = false } = {}) {
   root = path.resolve(root);
   const server = http.createServer((req, res) => {
     let file = path.join(root, path.normalize(decodeURIComponent(new URL(req.url, "http://x").pathname)));
@@ -64,6 +64,7 @@ export function serve(root) {
     res.writeHead(200, {
       "Content-Type": TYPES[path.extname(file)] ?? "application/octet-stream",
       "Content-Length": body.length,
+      ...(cors ? { "Access-Control-Allow-Origin": "*" } : {}),
     });
     res.end(req.method === "HEAD" ? undefined : body);
   });
