@@ -17,7 +17,6 @@ import { t, addWords } from "./i18n.js";
 // loads).
 addWords({
   en: {
-    "reason.running": "running…",
     "branches.label": "Branches",
     "branches.original": "Original",
     "branches.fork": "Fork",

@@ -135,7 +135,7 @@ export function refreshModelView() {
     const settings = controls.settings();
     const panel = toolsPanel.settings();
     toolsPanel.querySelector("[data-tools-summary]").textContent =
-      `(${t("tools.enabled")}: ${panel.enabled.join(", ") || t("tools.none")})`;
+      t("tools.enabled").replace("{list}", panel.enabled.join(", ") || t("tools.none"));
     // Drawn when it can be seen (it is refreshed when opened): a closed view costs no agent,
     // and so no offline pages fetched at the page's start.
     if (!toolsPanel.querySelector(".model-view")?.open) return;

@@ -374,7 +374,7 @@ describe("screenshots", () => {
     }
     assert.equal(await page.inputValue("#firstByteTimeout"), "120");
     assert.equal(await page.inputValue("#idleTimeout"), "60");
-    assert.equal(await page.textContent('label[for="firstByteTimeout"]'), "首字节超时(秒)");
+    assert.equal(await page.textContent('label[for="firstByteTimeout"]'), "首字节超时（秒）");
     assert.equal(await page.textContent('tao-trajectory [data-kind="stop"] .card-label'), "已停止 · 模型拒绝回答");
     assertClean(page);
     await page.context().close();

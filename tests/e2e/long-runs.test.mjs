@@ -272,7 +272,7 @@ describe("budgets", () => {
       const page = await openPage(env, { viewport: PHONE, query: `?lang=${lang}` });
       const expected = {
         en: ["Token budget", "Time budget (s)", "Memory (tokens)", "Reflect every (steps)"],
-        zh: ["令牌预算", "时间预算(秒)", "记忆(令牌)", "每隔几步反思"],
+        zh: ["令牌预算", "时间预算（秒）", "记忆（令牌）", "每隔几步反思"],
       }[lang];
       // Folded away when off: one line on a phone.
       assert.equal(await page.isVisible('input[name="tokenBudget"]'), false);
