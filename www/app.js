@@ -3,6 +3,7 @@
 //! made from. Nothing here listens: each part hears the elements' bubbling `tao:*` events itself.
 
 import { offlineLoader, offlineNeeds, fetchText } from "./offline-data.js";
+import { t } from "./i18n.js";
 import { humanModel, modelLabel } from "./drive.js";
 export { messageOf } from "./drive.js";
 
@@ -109,8 +110,22 @@ export function showError(text) {
   errorBox.hidden = !text;
 }
 
-export function showStatus(text) {
-  statusBox.textContent = text ?? "";
+/** What the status line says, `[key, values]`, so a new language can say it again. */
+let said = null;
+
+/**
+ * Says `key`'s words on the status line, each `{name}` in them filled from `values` ("" or no
+ * key: nothing). They are kept as a key, not as text, so the line follows a change of language
+ * (`sayAgain`) instead of staying in the one it was said in.
+ */
+export function showStatus(key = "", values = {}) {
+  said = key ? [key, values] : null;
+  sayAgain();
+}
+
+/** Says the status line again, in the page's language now. */
+export function sayAgain() {
+  statusBox.textContent = said ? t(said[0]).replace(/\{(\w+)\}/g, (_, name) => String(said[1][name] ?? "")) : "";
 }
 
 /**

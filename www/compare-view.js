@@ -118,7 +118,7 @@ export class TaoCompare extends HTMLElement {
   #toggle(mode, box) {
     if (this.#running || (!box.checked && this.#modes.size <= 2)) {
       box.checked = this.#modes.has(mode);
-      showStatus(t(this.#running ? "compare.busy" : "compare.min"));
+      showStatus(this.#running ? "compare.busy" : "compare.min");
       return;
     }
     if (box.checked) this.#modes.add(mode);
@@ -221,7 +221,7 @@ export class TaoCompare extends HTMLElement {
     state.running = controller;
     this.#results.clear();
     controls.setRunning("running");
-    showStatus(t("compare.running").replace("{n}", String(modes.length)));
+    showStatus("compare.running", { n: modes.length });
     // Each column's run and its scores, kept for Export JSONL once all have ended, in the
     // columns' order (the order they end in depends on their tools and models).
     const kept = new Map();
@@ -235,7 +235,7 @@ export class TaoCompare extends HTMLElement {
     const summary = modes
       .map((mode, i) => `${t(`mode.${mode}`)}: ${answerOf(trajectories[i]) ?? t("compare.noAnswer")}`)
       .join("; ");
-    showStatus(t("compare.done"));
+    showStatus("compare.done");
     announce(`${t("compare.done")} ${summary}`);
   }
 

@@ -22,7 +22,7 @@ addWords({
  * Prompt view does: a trajectory records what happened, the agent knows how it was shown.
  */
 export async function exportRuns() {
-  if (!state.tao || !state.runs.length) return showStatus(t("status.nothingToExport"));
+  if (!state.tao || !state.runs.length) return showStatus("status.nothingToExport");
   const panel = toolsPanel.settings();
   const lines = [];
   for (const { trajectory, extra } of state.runs) {
@@ -36,5 +36,5 @@ export async function exportRuns() {
     }
   }
   download("tao-runs.jsonl", lines.join("\n") + "\n", "application/x-ndjson");
-  showStatus(t("runs.exported").replace("{n}", String(lines.length)));
+  showStatus("runs.exported", { n: lines.length });
 }

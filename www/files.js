@@ -7,11 +7,11 @@ import { state, view, stats, showError, showStatus, messageOf } from "./app.js";
 
 function exportTrajectory() {
   if (!state.lastTrajectory) {
-    showStatus(t("status.nothingToExport"));
+    showStatus("status.nothingToExport");
     return;
   }
   download("trajectory.json", JSON.stringify(state.lastTrajectory, null, 2) + "\n", "application/json");
-  showStatus(t("status.exported"));
+  showStatus("status.exported");
 }
 
 /** Saves `text` as a file called `name` (the browser's download). */
@@ -40,7 +40,7 @@ function importTrajectory({ name, text }) {
   state.lastTrajectory = traj;
   view.render(traj);
   stats.show(traj.stats, traj.stop);
-  showStatus(`${t("status.imported")} ${name}`);
+  showStatus("status.imported", { name });
 }
 
 export function install() {

@@ -179,7 +179,7 @@ async function runFork(agent, source, index, traj, forkView) {
   box.setRunning(true);
   box.select("fork", { focus: tabs });
   forkView.continueFrom(traj);
-  showStatus(t("fork.started").replace("{n}", index));
+  showStatus("fork.started", { n: index });
 
   state.running = new AbortController();
   controls.setRunning(true);

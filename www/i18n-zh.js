@@ -172,7 +172,7 @@ export const zh = {
   "status.ready": "就绪。",
   "status.linkCopied": "分享链接已复制到剪贴板（地址栏中也有）。",
   "status.linkReady": "分享链接已写入地址栏。",
-  "status.imported": "已导入",
+  "status.imported": "已导入 {name}",
   "status.exported": "已保存 trajectory.json",
   "status.nothingToExport": "还没有可导出的内容：请先运行任务或导入轨迹。",
   "error.import": "无法导入该文件：",

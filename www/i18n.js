@@ -126,7 +126,7 @@ const en = {
   "reason.idle": "–",
   "status.loading": "Loading the agent…",
   "status.ready": "Ready.",
-  "status.imported": "Imported",
+  "status.imported": "Imported {name}",
   "status.exported": "Saved trajectory.json",
   "status.nothingToExport": "Nothing to export yet: run a task or import a trajectory first.",
   "error.import": "Could not import this file:",

@@ -5,7 +5,7 @@
 
 import "./elements.js";
 import { t, LANGS, setLang, loadLang, lang, applyI18n } from "./i18n.js";
-import { state, controls, toolsPanel, view, stats, loadTao, loadScenarioList, showError, showStatus, messageOf } from "./app.js";
+import { state, controls, toolsPanel, view, stats, loadTao, loadScenarioList, showError, showStatus, sayAgain, messageOf } from "./app.js";
 import * as scenarios from "./scenarios.js";
 import * as pageTools from "./page-tools.js";
 import * as provider from "./provider.js";
@@ -25,6 +25,7 @@ import * as benchmark from "./benchmark-open.js";
 document.addEventListener("tao:lang", (e) => {
   setLang(e.detail.lang);
   applyI18n();
+  sayAgain();
   stats.refresh();
 });
 
@@ -52,7 +53,7 @@ const later = {
       // One run at a time: the edit stays open (the event is cancelled) until this one ends.
       if (state.running) {
         e.preventDefault();
-        showStatus(t("fork.busy"));
+        showStatus("fork.busy");
         return;
       }
       const { index, edit } = e.detail;
@@ -83,7 +84,7 @@ async function start() {
   stats.refresh();
   view.showEmpty(); // drawn when the element connected, before the language was known
   controls.setReady(false);
-  showStatus(t("status.loading"));
+  showStatus("status.loading");
 
   try {
     await loading;
@@ -111,7 +112,7 @@ async function start() {
   controls.apply({ baseUrl, model, maxTokens, firstByteTimeout, idleTimeout });
   if (query.compare) await compare.openCompare(query.compare);
   controls.setReady(true);
-  showStatus(t("status.ready"));
+  showStatus("status.ready");
   document.body.dataset.ready = "true";
   pageTools.refreshModelView();
   offline.refresh();

@@ -38,7 +38,7 @@ function rate(value) {
   if (traj.reward === value) delete traj.reward;
   else traj.reward = value;
   refresh();
-  showStatus(t(traj.reward === undefined ? "rate.cleared" : value ? "rate.good" : "rate.bad"));
+  showStatus(traj.reward === undefined ? "rate.cleared" : value ? "rate.good" : "rate.bad");
 }
 
 export function install() {

@@ -9,7 +9,6 @@
 //! stretch starts from it and returns it, and what is drawn at a pause or at the end is drawn
 //! from it, the same object that Export writes and Import reads.
 
-import { t } from "./i18n.js";
 import { state, controls, toolsPanel, view, stats, showError, showStatus, messageOf, agentConfig, modelOf } from "./app.js";
 import { pageAgent } from "./page-tools.js";
 import { follow } from "./follow.js";
@@ -52,6 +51,8 @@ async function stretch(how) {
   s.busy = { stop, pause };
   state.running = stop;
   controls.setRunning("running");
+  // "Paused…" is no longer true (the stats bar says "running…").
+  showStatus("");
   view.hidePause();
   view.toggleAttribute("data-live", true);
 
@@ -97,12 +98,13 @@ function paused(traj) {
   }
   stats.show(traj.stats, { reason: "paused" });
   controls.setRunning("paused");
-  showStatus(t("status.paused"));
+  showStatus("status.paused");
   follow();
 }
 
 /** The run ended: draw it from the returned trajectory, and end the session. */
 function end(traj) {
+  showStatus(""); // not "Paused…" any more: the stats bar says how it ended
   view.render(traj);
   stats.show(traj.stats, traj.stop);
   if (traj.stop?.reason === "error" && traj.stop.message) showError(failed(traj.stop.message));

@@ -2,7 +2,7 @@
 //! it), in the address bar and on the clipboard. Only settings travel in a link: never a key,
 //! never a trajectory. The page loads this module at the first Share (main.js).
 
-import { t, addWords } from "./i18n.js";
+import { addWords } from "./i18n.js";
 import { state, toolsPanel, showStatus } from "./app.js";
 import { isShareable, wikiChosenByUser } from "./page-tools.js";
 
@@ -53,8 +53,8 @@ export async function share(s) {
   history.replaceState(null, "", url);
   try {
     await navigator.clipboard.writeText(url);
-    showStatus(t("status.linkCopied"));
+    showStatus("status.linkCopied");
   } catch {
-    showStatus(t("status.linkReady"));
+    showStatus("status.linkReady");
   }
 }
