@@ -149,7 +149,7 @@ export function agentConfig(settings, panel = toolsPanel.settings(), target = vi
   if (panel.enabled.includes("search_docs")) config.docs = new URL(DOCS_URL, location.href).href;
   if (settings.provider === "human") {
     // "You": the person at the page plays the model; the scenario still gives the tools.
-    config.model = humanModel(target);
+    config.model = humanModel(target, { format: settings.format, tools: panel.enabled });
   } else if (settings.provider !== "scripted") {
     Object.assign(config, {
       provider: settings.provider,

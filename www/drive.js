@@ -81,11 +81,12 @@ export function free(agent) {
 /**
  * The "You" provider, as a model function: `view` shows the prompt the model would receive and
  * a box for the reply, and what the reader types is read exactly as a model's reply would be
- * (repairs, retries and all); the tools that follow are real. Its name, `human`, is how the
+ * (repairs, retries and all); the tools that follow are real. `hints`, `{format, tools}` of the
+ * run when known, shape the example of a reply the view shows. Its name, `human`, is how the
  * trajectory records the model (`js:human`): set here, since the page's bundle drops names.
  */
-export function humanModel(view) {
-  const model = (messages, { signal }) => view.askReply(messages, signal);
+export function humanModel(view, hints) {
+  const model = (messages, { signal }) => view.askReply(messages, signal, hints);
   return Object.defineProperty(model, "name", { value: "human" });
 }
 

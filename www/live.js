@@ -21,16 +21,22 @@ export class Live {
   /** Approval requests waiting for the reader, by step index. */
   #pending = new Map();
 
+  /** The note card the last event drew, if the last event was a note (see `model_call`). */
+  #note = null;
+
   constructor(root) {
     this.root = root;
     /** The step being run: where a question to the reader goes (`studio-cards.js`). */
     this.step = 1;
+    /** Why the model is being asked again, `{why, message}`, from the model call in flight (else null). */
+    this.retried = null;
   }
 
   /** Forgets every step (the view is being emptied). */
   clear() {
     for (const map of [this.#steps, this.#raw, this.#rawBox, this.#reasoning, this.#pending]) map.clear();
     this.step = 1;
+    this.retried = null;
   }
 
   /** A step block already drawn that a run may go on into (a paused run, a fork). */
@@ -44,20 +50,33 @@ export class Live {
 
   /** Takes one event from `agent.run(…, { onEvent })` into the view. */
   take(ev) {
+    const note = this.#note;
+    this.#note = null;
     switch (ev.type) {
       case "step":
         this.step = ev.index;
         this.#block(ev.index);
         break;
-      case "model_call":
+      case "model_call": {
         // Asked again within the step: fold the previous reply where it is; the next token
         // starts a new live box.
+        const raw = ev.n > 1 ? this.#endRaw(ev.index) : null;
         if (ev.n > 1) {
-          this.#endRaw(ev.index);
           this.#rawBox.delete(ev.index);
           this.#reasoning.delete(ev.index);
         }
+        this.retried = ev.retried ?? null;
+        if (ev.retried) {
+          // Why it is asked again, in words, with the reply that could not be read inside, as
+          // the redraw shows it; in place of the note just before, which said it with the
+          // reason's internal name ("the reply could not be read (no_action)").
+          note?.remove();
+          const card = cards.repairCard(ev.retried.why, ev.retried.message, t("card.retry"));
+          if (raw) card.append(raw);
+          this.insert(ev.index, card);
+        }
         break;
+      }
       case "reasoning":
         this.#think(ev.index, ev.text);
         break;
@@ -93,7 +112,8 @@ export class Live {
         break;
       }
       case "note":
-        this.insert(ev.index, cards.noteCard(ev.text));
+        this.#note = cards.noteCard(ev.text);
+        this.insert(ev.index, this.#note);
         break;
       case "switch":
         this.insert(ev.index, cards.switchCard(ev.from, ev.to, ev.why));

@@ -73,8 +73,8 @@ export class TaoTrajectory extends ElementBase {
   }
 
   /** Asks the reader to play the model (You): resolves with the reply typed; `signal` aborting rejects. */
-  askReply(messages, signal) {
-    return askReply(this.#live, messages, signal);
+  askReply(messages, signal, hints) {
+    return askReply(this.#live, messages, signal, hints);
   }
 
   /**
