@@ -99,8 +99,13 @@ function paused(traj) {
   stats.show(traj.stats, { reason: "paused" });
   controls.setRunning("paused");
   showStatus("status.paused");
+  // Stepping with the card's own buttons: the focus stays there, on the new card's Step.
+  if (viaCard) view.querySelector('[data-pause-action="step"]')?.focus({ preventScroll: true });
   follow();
 }
+
+/** Whether the last Step or Resume was pressed on the pause card (not in the form). */
+let viaCard = false;
 
 /** The run ended: draw it from the returned trajectory, and end the session. */
 function end(traj) {
@@ -148,9 +153,10 @@ function stop() {
 export function install() {
   // While comparing modes, Run and Step are compare.js's.
   document.addEventListener("tao:run", (e) => state.compare || run(e.detail));
-  document.addEventListener("tao:step", (e) => state.compare || step(e.detail));
+  const fromCard = (e) => (viaCard = Boolean(e.target.closest?.('[data-kind="pause"]')));
+  document.addEventListener("tao:step", (e) => state.compare || (fromCard(e), step(e.detail ?? controls.settings())));
   document.addEventListener("tao:pause", () => session?.busy?.pause.abort());
-  document.addEventListener("tao:resume", () => stretch("resume"));
+  document.addEventListener("tao:resume", (e) => (fromCard(e), stretch("resume")));
   document.addEventListener("tao:stop", stop);
 
   document.addEventListener("tao:lang", () => {

@@ -156,7 +156,9 @@ function example(format, n, tools = []) {
 /**
  * The card saying where a paused run stands and what the next Step does: `{kind: "model",
  * index, messages}` (before the model call: the prompt about to be sent) or `{kind: "tool",
- * index, tool, input}` (before the tool call).
+ * index, tool, input}` (before the tool call). It carries the run's own Step, Resume and Stop
+ * (bubbling `tao:step`, `tao:resume`, `tao:stop`), so the next press is where the reader is
+ * reading, not a screen's height above on a phone.
  */
 export function pauseCard(pause) {
   const box = card("pause", t(pause.kind === "tool" ? "paused.tool" : "paused.model").replace("{n}", String(pause.index)));
@@ -168,20 +170,28 @@ export function pauseCard(pause) {
   } else {
     const list = Array.from(pause.messages ?? []);
     const lastTurn = list.map((m) => m.role).lastIndexOf("assistant");
-    // The new part of the prompt is shown; the whole of it folds open.
+    // Said as what it is: the whole prompt on the first call, else what this call adds to the
+    // one before (its last turn and what came back), with the whole of it one click away.
     const fresh = lastTurn >= 0 ? list.slice(lastTurn) : list;
+    const whole = fresh.length === list.length;
+    box.append(el("p", { class: "card-text", "data-pause-part": whole ? "all" : "new" }, t(whole ? "paused.all" : "paused.new")));
     for (const message of fresh) box.append(promptMessage(message));
-    if (fresh.length < list.length) {
+    if (!whole) {
       const all = el("details", { class: "human-prompt" });
-      all.append(el("summary", {}, t("paused.whole")));
+      all.append(el("summary", {}, t("paused.whole").replace("{n}", String(list.length))));
       for (const message of list) all.append(promptMessage(message));
       box.append(all);
     }
-    const line = el("p");
-    line.append(promptButton(pause.index, true));
-    box.append(line);
   }
-  box.append(el("p", { class: "hint" }, t("paused.hint")));
+  const buttons = el("p", { class: "approval-buttons pause-buttons" });
+  for (const [action, primary] of [["step", true], ["resume"], ["stop"]]) {
+    const button = el("button", { type: "button", class: primary ? "primary" : null, "data-pause-action": action, title: action === "stop" ? null : t(`${action}.help`) }, t(action));
+    button.addEventListener("click", () => button.dispatchEvent(new CustomEvent(`tao:${action}`, { bubbles: true })));
+    buttons.append(button);
+  }
+  // Before a model call, the exact request in the Prompt view, beside them.
+  if (pause.kind !== "tool") buttons.append(promptButton(pause.index, true));
+  box.append(buttons);
   return box;
 }
 
