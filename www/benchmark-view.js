@@ -27,6 +27,8 @@ let ui = null;
 let current = null;
 /** The AbortController of the running benchmark, or null. */
 let running = null;
+/** What the panel hides while it is open: the page's view, or a fork's branches. */
+let stage = null;
 /** The last tenth of the way announced (progress is announced every 10%). */
 let announcedTenth = -1;
 
@@ -173,7 +175,9 @@ export async function openBenchmark({ query = null, resume = false } = {}) {
     applyI18n(ui.root);
   }
   ui.root.hidden = false;
-  view.hidden = true;
+  // The stage's run view: the page's view, or a fork's two branches holding it.
+  stage = view.closest("tao-branches") ?? view;
+  stage.hidden = true;
   stats.hidden = true;
   headerButton()?.setAttribute("aria-pressed", "true");
   current ??= bench.load();
@@ -188,7 +192,7 @@ export async function openBenchmark({ query = null, resume = false } = {}) {
 export function closeBenchmark({ focus = true } = {}) {
   if (!ui) return;
   ui.root.hidden = true;
-  view.hidden = false;
+  if (stage) stage.hidden = false;
   stats.hidden = false;
   const opener = headerButton();
   opener?.setAttribute("aria-pressed", "false");

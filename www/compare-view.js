@@ -29,7 +29,7 @@ addWords({
   en: {
     "compare.title": "Compare prompt modes",
     "compare.modes": "Modes",
-    "compare.close": "Back to one run",
+    "compare.close": "Close comparison",
     "compare.gold": "Gold answer: {gold}. Each answer is scored as the paper scores HotpotQA: exact match (EM) and word overlap (F1).",
     "compare.noGold": "This question has no gold answer, so the answers are not scored.",
     "compare.unscored": "The answers could not be scored (the scoring code did not load):",

@@ -15,6 +15,9 @@ import { refresh as refreshRating } from "./rate.js";
 const button = () => document.querySelector('[data-action="compare"]');
 
 /** The `<tao-compare>` while comparing, else null. */
+/** What the compare view stands in for while it is open: the page's view, or the two branches
+ * of a fork that hold it (`<tao-branches>`), shown again as they were when it closes. */
+let single = null;
 let box = null;
 
 /** Opens the compare view with `modes` (names; unknown ones are ignored), or updates its modes. */
@@ -28,8 +31,11 @@ export async function openCompare(modes) {
     // Columns side by side want the width: the settings fold away (a button brings them back).
     if (window.matchMedia("(min-width: 1200px)").matches) setFolded(true);
     stats.hidden = true;
-    view.hidden = true;
-    view.after(box);
+    // After a fork, the view is one of two branches: the comparison takes the place of both,
+    // not of the original's half.
+    single = view.closest("tao-branches") ?? view;
+    single.hidden = true;
+    single.after(box);
     state.compare = box;
     button()?.setAttribute("aria-pressed", "true");
     refreshRating();
@@ -46,7 +52,8 @@ export function closeCompare() {
   box = null;
   state.compare = null;
   stats.hidden = false;
-  view.hidden = false;
+  if (single) single.hidden = false;
+  single = null;
   button()?.setAttribute("aria-pressed", "false");
   controls.setRunning(false);
   refreshRating();

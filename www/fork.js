@@ -223,9 +223,11 @@ function listen() {
 
   document.addEventListener("tao:keep", (e) => closeBranches(kept[e.detail.branch]));
 
-  // A new run (heard after run.js, which ignores it while a fork runs) uses the single view.
+  // A new run (heard after run.js, which ignores it while a fork runs) uses the single view;
+  // a comparison (compare.js has it while comparing) leaves the branches as they are, to
+  // come back to.
   document.addEventListener("tao:run", () => {
-    if (!state.running) closeBranches(null);
+    if (!state.running && !state.compare) closeBranches(null);
   });
 
   // A file imported (files.js has drawn it into the view) replaces both branches; a file that

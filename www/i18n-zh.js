@@ -307,7 +307,7 @@ export const zh = {
   "compare.help": "把同一个问题分别用 ReAct、Act、CoT 和 Standard 并排运行：ReAct 论文中的对比",
   "compare.title": "对比提示模式",
   "compare.modes": "模式",
-  "compare.close": "回到单次运行",
+  "compare.close": "关闭对比",
   "compare.gold": "标准答案：{gold}。每个答案都按论文评测 HotpotQA 的方式打分：完全匹配（EM）和词重合度（F1）。",
   "compare.noGold": "这个问题没有标准答案，因此不给答案打分。",
   "compare.unscored": "无法为答案评分（评分代码没有加载）：",

@@ -11,7 +11,7 @@
 //   no scores        the built-in tools' module (the scores' code) cannot load: every column keeps
 //                    its run and answer, unscored, and the page says why
 //   button           Compare modes opens the view (settings fold on wide screens), Run runs it,
-//                    Share writes compare= into the link, Back to one run restores the page
+//                    Share writes compare= into the link, Close comparison restores the page
 //   modes            unchecking leaves at least two; a scenario with no replies for a mode says so
 //   axe              axe-core finds nothing in the compare view after a run
 //   training JSONL   a run rated good, then a comparison: Export runs as JSONL writes one line a
@@ -151,8 +151,8 @@ describe("compare view", () => {
     await page.getByRole("button", { name: "Share" }).click();
     await page.waitForFunction(() => location.search.includes("compare="));
     assert.match(await page.evaluate(() => location.search), /compare=react%2Cact%2Ccot|compare=react,act,cot/);
-    // Back to one run: the single view and the stats bar are back.
-    await page.getByRole("button", { name: "Back to one run" }).click();
+    // Close comparison: the single view and the stats bar are back.
+    await page.getByRole("button", { name: "Close comparison" }).click();
     assert.equal(await page.locator("tao-compare").count(), 0);
     assert.equal(await page.locator("main > tao-trajectory").isVisible(), true);
     assert.equal(await button.getAttribute("aria-pressed"), "false");
