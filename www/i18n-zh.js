@@ -212,6 +212,8 @@ export const zh = {
   "offline.mismatch": "离线模型只会演示它自己场景中的问题。要问这个问题，请亲自扮演模型，或选择一个真实的模型。",
   "offline.you": "你：亲自扮演模型",
   "offline.model": "选择模型",
+  "offline.question": "改问场景自己的问题",
+  "offline.refused": "没有开始运行。",
   // ----- the prompt inspector -----
   "prompt.button": "提示词",
   "prompt.button.title": "这一步发给模型的确切请求，以及模型的回复",

@@ -1,12 +1,16 @@
 //! Honest offline: the scripted model plays only its own scenario's question. When the task in
-//! the form is not that question, the page says so (as the task is typed, and again on Run)
-//! and offers the two ways to ask it: play the model yourself ("You"), or choose a real model.
-//! It never answers a different question with the scenario's answer.
+//! the form is not that question, the page says so as the task is typed (under it), and on Run
+//! where the reader looks then (`offline-notice.js`, loaded the first time a Run is refused),
+//! with the real choices: play the model yourself ("You"), choose a real model, or ask the
+//! scenario's own question. It never answers a different question with the scenario's answer.
 
 import { LANGS } from "./i18n.js";
-import { state, controls, scenarioList, loadScenarioList } from "./app.js";
+import { state, controls, scenarioList, loadScenarioList, showError, messageOf } from "./app.js";
 
 const notice = () => document.querySelector("[data-offline-notice]");
+
+/** The part that says a Run was refused, and acts on the choices (loaded when first needed). */
+const choices = () => import("./offline-notice.js");
 
 /**
  * The scenario's question in every language the page speaks whose list is loaded: the page's
@@ -35,6 +39,8 @@ const allLoaded = () => LANGS.every((lang) => scenarioList(lang));
 export function refresh() {
   const box = notice();
   if (!box) return;
+  // Once the form changes, a refused Run is history: the notice under the task says the rest.
+  document.querySelector("[data-run-notice]")?.remove();
   box.hidden = !mismatched(controls.settings());
   if (!box.hidden && !allLoaded()) allLists().then(refresh, () => {});
 }
@@ -48,9 +54,10 @@ export async function offlineMismatch(settings) {
   if (mismatched(settings)) await allLists().catch(() => {});
   const mismatch = mismatched(settings);
   const box = notice();
-  if (box) {
-    box.hidden = !mismatch;
-    if (mismatch) box.querySelector("button")?.focus();
+  if (box && mismatch) {
+    // One notice at a time: on Run, the stage's (the same words and choices).
+    box.hidden = true;
+    choices().then((part) => part.refuse(box), (error) => showError(messageOf(error)));
   }
   return mismatch;
 }
@@ -58,12 +65,9 @@ export async function offlineMismatch(settings) {
 export function install() {
   document.querySelector('[name="task"]').addEventListener("input", refresh);
   for (const type of ["tao:scenario", "tao:provider", "tao:lang"]) document.addEventListener(type, () => setTimeout(refresh));
-  document.querySelector('[data-action="use-human"]').addEventListener("click", () => {
-    controls.apply({ provider: "human" });
-    document.querySelector('[name="provider"]').dispatchEvent(new Event("change", { bubbles: true }));
-    refresh();
-  });
-  document.querySelector('[data-action="choose-model"]').addEventListener("click", () => {
-    document.querySelector('[name="provider"]').focus();
+  // The choices, under the task or in the stage: You, a model, the scenario's own question.
+  document.addEventListener("click", (e) => {
+    const choice = e.target.closest?.('[data-action="use-human"], [data-action="choose-model"], [data-action="use-question"]');
+    if (choice) choices().then((part) => part.choose(choice.dataset.action, refresh), (error) => showError(messageOf(error)));
   });
 }

@@ -12,7 +12,7 @@
 //   you       "You" plays the model through a whole run with a typed task: the reply is read
 //             as a model's would be (a repair too), and the real tools run
 //   honest    a typed task the offline model does not play is refused before the run, with a
-//             button that starts with "You"
+//             button that starts with "You", which then runs
 
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -169,13 +169,20 @@ describe("honest", () => {
     await page.fill('textarea[name="task"]', "Who is the CEO of Microsoft?");
     assert.equal(await page.isVisible("[data-offline-notice]"), true);
     await page.click('button:text-is("Run")');
+    // Said where the reader looks then: at the top of the stage, in place of the form's notice.
+    await page.locator("main [data-run-notice]").waitFor();
     assert.equal(await page.$$eval("tao-trajectory [data-step]", (n) => n.length), 0, "nothing ran");
     assert.equal(await page.textContent('tao-stats [data-stat="stop"]'), "–");
     const you = page.getByRole("button", { name: /^You/ });
     assert.equal(await you.count(), 1);
+    // You: the provider switches, and the question is asked at once (the choices' code comes
+    // with the first refused Run).
     await you.click();
-    assert.equal(await page.inputValue('select[name="provider"]'), "human");
+    await page.waitForFunction(() => document.querySelector('select[name="provider"]').value === "human");
+    await page.getByRole("textbox", { name: "Your reply" }).waitFor();
     assert.equal(await page.isHidden("[data-offline-notice]"), true);
+    await page.click('button[data-action="stop"]');
+    await waitStopped(page);
     // The scenario's own question still runs offline.
     await page.selectOption('select[name="provider"]', "scripted");
     await page.selectOption('select[name="scenario"]', "water");
