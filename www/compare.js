@@ -10,15 +10,14 @@
 import { state, controls, view, stats } from "./app.js";
 import { define } from "./elements.js";
 import { setFolded } from "./present.js";
-import { refresh as refreshRating } from "./rate.js";
 
 const button = () => document.querySelector('[data-action="compare"]');
 
 /** The `<tao-compare>` while comparing, else null. */
+let box = null;
 /** What the compare view stands in for while it is open: the page's view, or the two branches
  * of a fork that hold it (`<tao-branches>`), shown again as they were when it closes. */
 let single = null;
-let box = null;
 
 /** Opens the compare view with `modes` (names; unknown ones are ignored), or updates its modes. */
 export async function openCompare(modes) {
@@ -38,7 +37,6 @@ export async function openCompare(modes) {
     single.after(box);
     state.compare = box;
     button()?.setAttribute("aria-pressed", "true");
-    refreshRating();
   }
   if (modes?.length) box.setModes(modes);
   return box;
@@ -56,7 +54,6 @@ export function closeCompare() {
   single = null;
   button()?.setAttribute("aria-pressed", "false");
   controls.setRunning(false);
-  refreshRating();
 }
 
 export function install() {

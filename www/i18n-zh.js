@@ -178,7 +178,10 @@ export const zh = {
   "error.import": "无法导入该文件：",
   "error.load": "无法从 pkg/tao_agent.js 加载智能体。请先运行 `make build` 构建。",
   "error.run": "运行失败：",
-  "footer": "使用脚本模型离线运行：无需密钥，无需服务器。模型和工具的文本始终作为纯文本显示，绝不作为 HTML。",
+  "footer": "使用脚本模型离线运行：无需密钥，无需服务器。",
+  "footer.human": "由你扮演模型：无需密钥，无需服务器。",
+  "footer.remote": "从这个浏览器直接调用你选择的模型：密钥只发给它，中间没有我们的服务器。",
+  "footer.text": "模型和工具的文本始终作为纯文本显示，绝不作为 HTML。",
   "footer.export": "轨迹可导出为 JSON 并重新导入。",
   // ----- the studio: step, pause, resume, playing the model, honest offline -----
   "step": "单步",

@@ -210,11 +210,9 @@ const en = {
   "mode.cot.hint": "Thinks step by step, without tools",
   "mode.standard.hint": "Answers at once",
   "rate": "Rate this run:",
-  "rate.good": "Rated good: reward 1 in the JSONL export.",
-  "rate.bad": "Rated bad: reward 0 in the JSONL export.",
-  "rate.cleared": "Rating taken back.",
   "exportJsonl.help": "Every run of this visit, one JSON line each: prompts, replies, actions, observations and a reward (training data)",
-  "runs.count": "{n} runs this visit",
+  "footer.human": "You play the model: no key, no server.",
+  "footer.remote": "Calls the model you chose from this browser: your key goes to it alone, through no server of ours.",
   // ----- benchmark mode: the way in (benchmark-open.js); the panel's words are in benchmark-words.js -----
   "bench.title": "Benchmark",
   "bench.help": "Run the ReAct paper's benchmark (HotpotQA, FEVER) with your model",

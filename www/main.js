@@ -17,7 +17,6 @@ import * as offline from "./offline.js";
 import * as present from "./present.js";
 import * as announce from "./announce.js";
 import * as compare from "./compare.js";
-import * as rate from "./rate.js";
 import * as benchmark from "./benchmark-open.js";
 
 // The language switches first: listeners run in the order they were added, and the parts'
@@ -25,8 +24,8 @@ import * as benchmark from "./benchmark-open.js";
 document.addEventListener("tao:lang", (e) => {
   setLang(e.detail.lang);
   applyI18n();
-  sayAgain();
   stats.refresh();
+  sayAgain();
 });
 
 /**
@@ -65,8 +64,21 @@ const later = {
   },
 };
 
+/**
+ * The rating bar's code (rate.js) comes with the first run that ends, or the first import: it
+ * keeps that run, and every one after it, for Export JSONL.
+ */
+const rating = {
+  install() {
+    let loading = null;
+    const load = () => (loading ??= import("./rate.js").then((part) => part.start(), (error) => showError(messageOf(error))));
+    document.addEventListener("tao:rendered", () => state.lastTrajectory?.stop && load());
+    document.addEventListener("tao:kept", load);
+  },
+};
+
 /** The page's parts, each registering its own `tao:*` listeners. */
-const PARTS = [scenarios, pageTools, provider, run, files, follow, offline, later, present, announce, compare, rate, benchmark];
+const PARTS = [scenarios, pageTools, provider, run, files, follow, offline, later, present, announce, compare, rating, benchmark];
 for (const part of PARTS) part.install();
 
 async function start() {

@@ -2,6 +2,7 @@
 //! here) shown as the fields' hints, the API key's opt-in storage, and the way in to Test
 //! connection (`connection.js`).
 
+import { t } from "./i18n.js";
 import { state, controls, messageOf } from "./app.js";
 
 /**
@@ -29,12 +30,21 @@ const keyStore = {
 
 /** Fills the key from this device's store (if the user opted in) and the fields' hints. */
 export function useProvider(provider) {
+  sayFooter(provider);
   const hints = state.providers.get(provider);
   if (!hints) return;
   document.querySelector("#baseUrl").placeholder = hints.baseUrl;
   document.querySelector("#model").placeholder = hints.model;
   const saved = keyStore.load(provider);
   controls.apply({ apiKey: saved ?? "", remember: saved !== null });
+}
+
+/** The footer says what is true of the model chosen: offline, You, or a provider called from here. */
+function sayFooter(provider) {
+  const line = document.querySelector("[data-footer]");
+  if (!line) return;
+  line.dataset.i18n = provider === "scripted" ? "footer" : provider === "human" ? "footer.human" : "footer.remote";
+  line.textContent = t(line.dataset.i18n);
 }
 
 export function install() {

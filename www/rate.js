@@ -10,8 +10,19 @@
 //! `tao export-jsonl` reads it back. Export JSONL's own code is `export-runs.js`, loaded at the
 //! first export.
 
-import { t } from "./i18n.js";
-import { state, keepRun, showStatus, showError, messageOf } from "./app.js";
+import { t, lang, addWords } from "./i18n.js";
+import { state, controls, keepRun, showStatus, showError, messageOf } from "./app.js";
+
+// The bar's words in English, added when it first loads (the Chinese ones are in i18n-zh.js).
+addWords({
+  en: {
+    "rate.good": "Rated good: reward 1 in the JSONL export.",
+    "rate.bad": "Rated bad: reward 0 in the JSONL export.",
+    "rate.cleared": "Rating taken back.",
+    "runs.count": "{n} runs this visit",
+    "runs.count.one": "{n} run this visit",
+  },
+});
 
 const bar = () => document.querySelector("[data-rate-bar]");
 
@@ -21,13 +32,18 @@ function refresh() {
   if (!box) return;
   const traj = state.lastTrajectory;
   box.hidden = state.runs.length === 0;
-  // In the compare view each column is scored against the gold answer; a rating is for one run.
-  const rateable = Boolean(traj?.stop) && !state.compare;
+  // In the compare view each column is scored against the gold answer; a rating is for one run,
+  // once it has ended: not while the next one runs or is paused.
+  const busy = controls.hasAttribute("running") || controls.hasAttribute("paused");
+  const rateable = Boolean(traj?.stop) && !state.compare && !busy;
   box.querySelector("[data-rate-group]").hidden = !rateable;
   for (const button of box.querySelectorAll("[data-rate]")) {
     button.setAttribute("aria-pressed", String(rateable && traj.reward === Number(button.dataset.rate)));
   }
-  box.querySelector("[data-runs-count]").textContent = t("runs.count").replace("{n}", String(state.runs.length));
+  const n = state.runs.length;
+  // "1 run", "2 runs" (Chinese has one form): the language's plural rules pick the words.
+  const form = t(`runs.count.${new Intl.PluralRules(lang()).select(n)}`);
+  box.querySelector("[data-runs-count]").textContent = (form.startsWith("runs.") ? t("runs.count") : form).replace("{n}", String(n));
 }
 
 /** Rates the run shown (pressing the pressed button again takes the rating back). */
@@ -41,14 +57,25 @@ function rate(value) {
   showStatus(traj.reward === undefined ? "rate.cleared" : value ? "rate.good" : "rate.bad");
 }
 
-export function install() {
-  // A trajectory drawn whole (a run's end, an import, a fork's end): keep it if it ended.
-  document.addEventListener("tao:rendered", () => {
+/**
+ * Starts the bar: the page loads this module when the first run ends or a trajectory is imported
+ * (`rating` in main.js), with that run to keep; from then on it listens for the others itself.
+ */
+export function start() {
+  const keep = () => {
     keepRun(state.lastTrajectory);
     refresh();
-  });
+  };
+  // A trajectory drawn whole (a run's end, an import, a fork's end): keep it if it ended.
+  document.addEventListener("tao:rendered", keep);
   document.addEventListener("tao:kept", refresh); // (a compare keeps its runs when all have ended)
   document.addEventListener("tao:lang", () => setTimeout(refresh));
+  // Runs start and end in several parts (a run, a fork, a comparison), and a comparison opens
+  // and closes: the buttons' state says when.
+  const watch = new MutationObserver(refresh);
+  watch.observe(controls, { attributes: true, attributeFilter: ["running", "paused"] });
+  const compare = document.querySelector('[data-action="compare"]');
+  if (compare) watch.observe(compare, { attributes: true, attributeFilter: ["aria-pressed"] });
   for (const button of bar()?.querySelectorAll("[data-rate]") ?? []) {
     button.addEventListener("click", () => rate(Number(button.dataset.rate)));
   }
@@ -56,6 +83,5 @@ export function install() {
   bar()
     ?.querySelector('[data-action="export-jsonl"]')
     ?.addEventListener("click", () => import("./export-runs.js").then((part) => part.exportRuns(), (error) => showError(messageOf(error))));
+  keep();
 }
-
-export { refresh };

@@ -38,8 +38,10 @@ function timingText(step) {
   if (calls.length) parts.push(`${t("timing.model")} ${formatMs(modelMs)}`);
   const first = calls.find((c) => typeof c.first_token_ms === "number");
   if (first) parts.push(`${t("timing.firstToken")} ${formatMs(first.first_token_ms)}`);
+  // The tool's time once it has run (a run paused before the call has a 0 there, not a time).
   const own = toolCalls(step)[0];
-  if (typeof own?.ms === "number") parts.push(`${t("timing.tool")} ${formatMs(own.ms)}`);
+  const ran = own?.observation !== null && own?.observation !== undefined && !own.repair && own.approved !== false;
+  if (ran && typeof own.ms === "number") parts.push(`${t("timing.tool")} ${formatMs(own.ms)}`);
   const tokens = calls.reduce((sum, c) => sum + (c.usage ? (c.usage.prompt_tokens ?? 0) + (c.usage.completion_tokens ?? 0) : 0), 0);
   if (tokens) parts.push(`${tokens} ${t("usage.tokens")}`);
   return parts.join(" · ");
