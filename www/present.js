@@ -38,6 +38,24 @@ export function setFolded(folded) {
   settingsButton.textContent = t(settingsButton.dataset.i18n);
 }
 
+/**
+ * Runs `change` (a change of layout: the settings folded or shown) keeping the reader's place.
+ * A card the run waits on (a paused run's, You's) stays where it was when it could be read,
+ * else it is brought into view: the button is at the top of the page, the card usually far
+ * below, and the reader folds the settings to go on with the run. Without a card, the first
+ * card in view stays where it was (the trajectory reflows to the new width).
+ */
+function keepInView(change) {
+  const waiting = document.querySelector('.stage [data-kind="pause"], .stage [data-kind="human"]');
+  const shown = (node) => node.getBoundingClientRect().top >= 0 && node.getBoundingClientRect().top <= innerHeight - 200;
+  const anchor = waiting ?? [...document.querySelectorAll(".stage .card, .stage .step")].find(shown);
+  const before = anchor && shown(anchor) ? anchor.getBoundingClientRect().top : null;
+  change();
+  if (!anchor?.isConnected) return;
+  if (before !== null) window.scrollBy(0, anchor.getBoundingClientRect().top - before);
+  else if (anchor === waiting) waiting.scrollIntoView({ block: "start" });
+}
+
 function remembered() {
   try {
     return localStorage.getItem(KEY) === "1";
@@ -52,5 +70,5 @@ export function install() {
   setPresent(query === null ? remembered() : query === "1", false);
   presentButton.addEventListener("click", () => setPresent(presentButton.getAttribute("aria-pressed") !== "true"));
   setFolded(false);
-  settingsButton.addEventListener("click", () => setFolded(!page.hasAttribute("data-folded")));
+  settingsButton.addEventListener("click", () => keepInView(() => setFolded(!page.hasAttribute("data-folded"))));
 }
