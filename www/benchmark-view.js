@@ -92,19 +92,27 @@ function build() {
   urlField.classList.add("field-wide");
   data.append(urlField, field("bench-file", "bench.file", file));
   const dataHint = el("p", { class: "hint", "data-i18n": "bench.data.hint" });
+  // What Start will cost, before it is pressed: runs and, at most, model calls.
+  const estimate = el("p", { class: "bench-estimate", "data-bench-estimate": "" });
 
   const start = button("bench.start", { class: "primary", type: "submit" });
   const stop = button("bench.stop", { "data-action": "bench-stop" });
   const resume = button("bench.resume");
   const buttons = el("div", { class: "buttons" });
   buttons.append(start, stop, resume);
-  form.append(numbers, modes, data, dataHint, buttons);
+  form.append(numbers, modes, data, dataHint, estimate, buttons);
 
-  const offline = el("div", { class: "notice", hidden: "" });
+  // Said before Start, as soon as the Model panel's choice cannot run a benchmark: no model (the
+  // offline one, You) or no key where the provider needs one.
+  const offline = el("div", { class: "notice", hidden: "", "data-bench-needs": "" });
   const choose = button("bench.chooseModel", { class: "quiet" });
   const choices = el("p", { class: "notice-buttons" });
   choices.append(choose);
-  offline.append(el("p", { "data-i18n": "bench.scripted" }), choices);
+  offline.append(el("p", { "data-bench-why": "" }), choices);
+  // The paper's Table 1, there to compare with before any run (the results show it beside theirs).
+  const paper = el("div", { class: "bench-paper" });
+  const paperTable = el("div", { class: "bench-table-wrap", "data-bench-paper": "", tabindex: "0", role: "region", "aria-labelledby": "bench-paper-title" });
+  paper.append(el("h3", { id: "bench-paper-title", "data-i18n": "bench.paper" }), paperTable, el("p", { class: "hint", "data-i18n": "bench.cite" }));
   const error = el("p", { class: "error", role: "alert", hidden: "" });
   const status = el("p", { class: "hint bench-status", role: "status" });
 
@@ -137,8 +145,8 @@ function build() {
   for (const type of ["tao:prompt", "tao:fork"]) dialog.addEventListener(type, (e) => e.stopPropagation());
   drillClose.addEventListener("click", () => dialog.close());
 
-  root.append(head, intro, model, form, offline, error, status, progressBox, results, dialog);
-  ui = { root, form, dataset, n, from, concurrency, exemplars, dataUrl, file, start, stop, resume, offline, error, status, progress, progressText, results, summary, chart, questions, csv, jsonl, dialog, drillFacts, drillView, model };
+  root.append(head, intro, model, offline, form, error, status, progressBox, paper, results, dialog);
+  ui = { root, form, dataset, n, from, concurrency, exemplars, dataUrl, file, start, stop, resume, offline, error, status, progress, progressText, results, summary, chart, questions, csv, jsonl, dialog, drillFacts, drillView, model, estimate, paper };
 
   close.addEventListener("click", closeBenchmark);
   form.addEventListener("submit", (e) => {
@@ -149,12 +157,14 @@ function build() {
   resume.addEventListener("click", () => resumeSaved());
   choose.addEventListener("click", () => {
     setFolded(false);
-    document.getElementById("provider")?.focus();
+    document.getElementById(needs() === "key" ? "apiKey" : "provider")?.focus();
   });
+  form.addEventListener("input", showEstimate);
+  form.addEventListener("change", showEstimate);
   csv.addEventListener("click", exportCsv);
   jsonl.addEventListener("click", exportJsonl);
   document.addEventListener("tao:lang", () => setTimeout(redraw));
-  for (const type of ["tao:provider", "tao:tools", "change"]) document.addEventListener(type, () => setTimeout(showModel));
+  for (const type of ["tao:provider", "tao:tools", "tao:key", "change"]) document.addEventListener(type, () => setTimeout(showModel));
   return root;
 }
 
@@ -245,23 +255,93 @@ function showError(text) {
   ui.error.hidden = !text;
 }
 
-/** The scripted model (and You) cannot answer benchmark questions: says so, and returns true. */
-function needsModel() {
-  const provider = controls.settings().provider;
-  const missing = provider === "scripted" || provider === "human";
+/**
+ * What the Model panel's choice lacks to run a benchmark: "model" (the offline model and You
+ * cannot answer its questions), "key" (a provider that needs a key, at a server that is not on
+ * this machine, and none given), or null.
+ */
+function needs() {
+  const settings = controls.settings();
+  if (settings.provider === "scripted" || settings.provider === "human") return "model";
+  const info = state.providers.get(settings.provider);
+  if (!info?.needsKey || settings.apiKey) return null;
+  let host = "";
+  try {
+    host = new URL(settings.baseUrl || info.baseUrl).hostname;
+  } catch {
+    /* a base URL being typed: said when it is one */
+  }
+  return /^(localhost|127\.|\[::1\]|0\.0\.0\.0)/.test(host) ? null : "key";
+}
+
+/** Says what the model lacks (before Start, as the Model panel changes); true when it lacks something. */
+function showNeeds() {
+  const missing = needs();
   ui.offline.hidden = !missing;
+  if (missing) {
+    const provider = t(`provider.${controls.settings().provider}`);
+    ui.offline.querySelector("[data-bench-why]").textContent = missing === "key" ? fill("bench.noKey", { provider }) : t("bench.scripted");
+    ui.offline.querySelector("button").textContent = t(missing === "key" ? "bench.addKey" : "bench.chooseModel");
+  }
+  return Boolean(missing);
+}
+
+/** At Start: a model that cannot run it is refused, the notice's button focused. */
+function needsModel() {
+  const missing = showNeeds();
   if (missing) ui.offline.querySelector("button").focus();
   return missing;
 }
 
-/** "Model: openai:gpt-4o-mini · tools: search, lookup on en.wikipedia.org". */
+/** "Model: OpenAI-compatible gpt-4o-mini · tools: search, lookup on en.wikipedia.org". */
 function showModel() {
   if (!ui) return;
   const wiki = toolsPanel.settings().wiki;
   const where = !wiki || wiki === "offline" || wiki === "en" ? "en.wikipedia.org" : wiki === "zh" ? "zh.wikipedia.org" : wiki;
   const steps = bench.DATASETS[ui.dataset.value].maxSteps;
-  ui.model.textContent = fill("bench.model", { model: modelName(bench.modelLabel()), wiki: where, steps });
-  if (!ui.offline.hidden && !["scripted", "human"].includes(controls.settings().provider)) ui.offline.hidden = true;
+  ui.model.textContent = fill("bench.model", { model: modelWords(), wiki: where, steps });
+  showNeeds();
+  showEstimate();
+}
+
+/** The Model panel's model in words: never an internal name such as `scripted:apple-ceo`. */
+function modelWords() {
+  const settings = controls.settings();
+  if (settings.provider === "scripted" || settings.provider === "human") return t(`provider.${settings.provider}`);
+  const name = settings.model || state.providers.get(settings.provider)?.model || "";
+  return `${t(`provider.${settings.provider}`)} ${name}`.trim();
+}
+
+/** A model as a trajectory names it (`openai:gpt-4o-mini`), in words: "OpenAI-compatible gpt-4o-mini". */
+function labelWords(label) {
+  const [, provider, name] = /^(openai|ollama|anthropic):(.*)$/.exec(label ?? "") ?? [];
+  return provider ? `${t(`provider.${provider}`)} ${name}`.trim() : modelName(label);
+}
+
+/** "10 runs (5 questions × 2 modes), each at most 7 steps: up to 70 model calls." */
+function showEstimate() {
+  if (!ui) return;
+  const n = Number(ui.n.value) || 0;
+  const modes = ui.form.querySelectorAll('[name="mode"]:checked').length;
+  const steps = bench.DATASETS[ui.dataset.value].maxSteps;
+  const runs = n * modes;
+  ui.estimate.textContent = fill(runs === 1 ? "bench.estimate.one" : "bench.estimate", { runs, n, modes, steps, calls: runs * steps });
+}
+
+/** The paper's Table 1 for both datasets, the figures a run is compared with. */
+function drawPaper() {
+  const table = el("table", { class: "bench-table" });
+  const head = el("tr");
+  for (const key of ["bench.col.mode", "bench.paper.hotpotqa", "bench.paper.fever"]) head.append(el("th", { scope: "col" }, t(key)));
+  table.append(el("caption", { class: "visually-hidden" }, t("bench.paper")), el("thead"), el("tbody"));
+  table.tHead.append(head);
+  for (const mode of bench.MODES) {
+    const tr = el("tr", { "data-mode": mode });
+    tr.append(el("th", { scope: "row" }, modeName(mode)));
+    for (const dataset of ["hotpotqa", "fever"]) tr.append(el("td", {}, bench.PAPER_TABLE_1[dataset][mode].toFixed(1)));
+    table.tBodies[0].append(tr);
+  }
+  ui.paper.querySelector("[data-bench-paper]").replaceChildren(table);
 }
 
 // ----- running ---------------------------------------------------------------------------------
@@ -385,7 +465,9 @@ function redraw() {
   ui.progressText.textContent = text;
   ui.progress.setAttribute("aria-valuetext", text);
   ui.results.hidden = !current;
-  if (!current) return;
+  // Before any run, the paper's figures stand alone; after one, they are in the results' table.
+  ui.paper.hidden = Boolean(current);
+  if (!current) return drawPaper();
   drawSummary();
   drawChart();
   drawQuestions();
@@ -400,7 +482,7 @@ function drawSummary() {
   const tokens = rows.some((r) => r.tokens > 0);
   const table = el("table", { class: "bench-table", "data-bench-summary": "" });
   const { dataset, from } = current.config;
-  table.append(el("caption", { id: "bench-caption" }, fill("bench.caption", { dataset: dataset === "fever" ? "FEVER" : "HotpotQA", n: current.items.length, from, model: modelName(current.model) })));
+  table.append(el("caption", { id: "bench-caption" }, fill("bench.caption", { dataset: dataset === "fever" ? "FEVER" : "HotpotQA", n: current.items.length, from, model: labelWords(current.model) })));
   const columns = [
     ["mode", "bench.col.mode"],
     ["done", "bench.col.done"],

@@ -72,9 +72,15 @@ export const STORAGE_KEY = "tao.benchmark";
 
 // ----- data ------------------------------------------------------------------------------------
 
-/** `base` + `name`, with the slash between them that a pasted URL may lack. */
-export function dataUrl(base, name) {
-  return new URL(name, base.endsWith("/") ? base : base + "/").href;
+/**
+ * Where file `name` of a benchmark is, given the data URL `base`: in that folder (with the slash
+ * a pasted URL may lack), or, when `base` names a file (…/fixture.json), beside it; the data
+ * file itself (`data`) is then that very file, whatever its name.
+ */
+export function dataUrl(base, name, data = false) {
+  const url = new URL(base, location.href);
+  if (/\.[a-z0-9]+$/i.test(url.pathname)) return data ? url.href : new URL(name, url).href;
+  return new URL(name, url.href.endsWith("/") ? url : `${url.href}/`).href;
 }
 
 async function fetchText(url, signal) {
@@ -149,7 +155,7 @@ async function loadExemplars(dataset, base, modes, signal) {
  * fetched now and kept with it, so Resume needs neither the network nor the file again.
  */
 export async function prepare(config, file = null, signal) {
-  const text = file ? file.text : await fetchText(dataUrl(config.dataUrl, DATASETS[config.dataset].file), signal);
+  const text = file ? file.text : await fetchText(dataUrl(config.dataUrl, DATASETS[config.dataset].file, true), signal);
   let data;
   try {
     data = parseData(config.dataset, text);

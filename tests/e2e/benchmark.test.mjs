@@ -282,4 +282,62 @@ describe("benchmark mode", () => {
     assertClean(zh);
     await zh.context().close();
   });
+
+  // Issue 36: what a newcomer learned only after Start (or never) is said before it.
+  it("before Start: the model in words, what it lacks, the calls it will cost, the paper's Table 1", async () => {
+    for (const [colorScheme, viewport, name] of [["light", WIDE, "1366"], ["dark", PHONE, "390"]]) {
+      const offline = await openBenchmark({ provider: "scripted", colorScheme, viewport });
+      const p = panel(offline);
+      // Never an internal id such as scripted:apple-ceo; the offline model refused at once.
+      assert.doesNotMatch(await p.innerText(), /scripted:|openai:/);
+      assert.match(await p.locator("[data-bench-model]").textContent(), /^Model: scripted \(offline, no key\) · /);
+      assert.equal(await p.locator("[data-bench-needs]").isVisible(), true, "said before Start");
+      assert.match(await p.locator("[data-bench-needs]").textContent(), /scripted model cannot answer/);
+      // What Start will cost: 5 questions × 2 modes, at most 7 steps (one call each) a run.
+      const estimate = p.locator("[data-bench-estimate]");
+      assert.match(await estimate.textContent(), /^10 runs \(5 questions × 2 modes\), each at most 7 steps: up to 70 model calls/);
+      await p.getByRole("checkbox", { name: "CoT", exact: true }).check();
+      assert.match(await estimate.textContent(), /^15 runs \(5 questions × 3 modes\), each at most 7 steps: up to 105 model calls/);
+      // The paper's Table 1, before any run.
+      const paper = p.locator("[data-bench-paper]");
+      assert.equal(await paper.isVisible(), true);
+      const react = await paper.locator('tr[data-mode="react"] td').allTextContents();
+      assert.deepEqual(react, ["27.4", "60.9"]);
+      await p.scrollIntoViewIfNeeded();
+      await offline.screenshot({ path: path.join(OUT, `benchmark-before-start-${name}.png`), fullPage: true });
+      await offline.context().close();
+    }
+
+    // A provider that needs a key, at its own server, with none: said before Start, gone with a key.
+    const q = new URLSearchParams({ benchmark: "hotpotqa", n: "5", modes: "react,act", provider: "openai", model: "gpt-4o-mini", wiki: "offline" });
+    const keyless = await openPage(env, { query: `?${q}`, viewport: WIDE });
+    const p = panel(keyless);
+    await p.waitFor();
+    const needs = p.locator("[data-bench-needs]");
+    assert.equal(await needs.isVisible(), true);
+    assert.match(await needs.textContent(), /^No API key for OpenAI-compatible/);
+    assert.match(await p.locator("[data-bench-model]").textContent(), /^Model: OpenAI-compatible gpt-4o-mini · /);
+    await p.getByRole("button", { name: "Start", exact: true }).click();
+    assert.equal(await keyless.evaluate(() => document.activeElement.textContent), "Add the key", "Start refused, the way to the key focused");
+    await p.getByRole("button", { name: "Add the key" }).click();
+    assert.equal(await keyless.evaluate(() => document.activeElement.id), "apiKey");
+    await keyless.fill("#apiKey", "sk-test");
+    await keyless.waitForFunction(() => document.querySelector("[data-bench-needs]").hidden);
+    await keyless.context().close();
+  });
+
+  it("a data URL that names a file is read as that file", async () => {
+    const page = await openBenchmark();
+    await page.evaluate(() => localStorage.clear());
+    const p = panel(page);
+    await p.getByLabel("Questions").fill("2");
+    await p.getByLabel("Data URL").fill(`${mock.url}/react-paper/hotpot_dev_v1_simplified.json`);
+    await p.getByRole("button", { name: "Start", exact: true }).click();
+    await waitDone(page, 4);
+    assert.equal(await p.locator(".error").isHidden(), true);
+    const table = await summary(page);
+    assert.equal(table.react.done, "2 / 2");
+    assertClean(page);
+    await page.context().close();
+  });
 });
