@@ -19,7 +19,10 @@
 //   follow         the current step stays in view from the start of a run; scrolling up stops
 //                  following, the bottom resumes it
 //   stats          nothing cut off at 1366 and 390, in English and Chinese; no "–" for tokens
-//   words          no internal names (seed, plan, max_steps, scripted:…) on the page
+//   words          no internal names (seed, plan, max_steps, scripted:…) on the page, nor a
+//                  dictionary key in place of its words (reason.running), in the studio's states:
+//                  You waiting and a reply explained, paused, running, a refused Run, a fork then
+//                  Compare, the benchmark panel (offline model, no key)
 //
 // axe-core comes from node_modules (`npm ci`); AXE_CORE_PATH=/path/to/axe.min.js overrides it
 // for a local run against a copy outside node_modules.
@@ -177,13 +180,27 @@ describe("axe-core finds no violation", () => {
     });
   }
 
-  it("playing the model: the reply box", async () => {
-    const page = await openPage(env, { viewport: WIDE, query: "?lang=en&scenario=water&provider=human&autorun=1" });
-    await page.getByRole("textbox", { name: "Your reply" }).waitFor();
-    await assertAxe(page, "(playing the model)");
-    await page.click('button[data-action="stop"]');
-    await page.context().close();
-  });
+  for (const colorScheme of ["light", "dark"]) {
+    it(`${colorScheme}: playing the model: the reply box, a reply explained, and a Run refused offline`, async () => {
+      const page = await openPage(env, { viewport: WIDE, colorScheme, query: "?lang=en&scenario=water&provider=human&autorun=1" });
+      const reply = page.getByRole("textbox", { name: "Your reply" });
+      await reply.waitFor();
+      await assertAxe(page, `(${colorScheme}, playing the model)`);
+      await reply.fill("I think I should calculate.");
+      await page.getByRole("button", { name: "Send" }).click();
+      await page.locator(".human-retry").waitFor();
+      await assertAxe(page, `(${colorScheme}, a reply that could not be read, explained)`);
+      await page.click('button[data-action="stop"]');
+      await waitStopped(page);
+      await page.selectOption('select[name="provider"]', "scripted");
+      await page.fill('textarea[name="task"]', "Who is the CEO of Microsoft?");
+      await page.click('button[data-action="run"]');
+      await page.locator("main [data-run-notice]").waitFor();
+      await assertAxe(page, `(${colorScheme}, a Run refused offline)`);
+      assertClean(page);
+      await page.context().close();
+    });
+  }
 
   it("Chinese, and a phone, before and after a run", async () => {
     const page = await openPage(env, { viewport: PHONE, query: "?lang=zh" });
@@ -535,6 +552,92 @@ describe("stats", () => {
 
 describe("words", () => {
   const INTERNAL = /\bseed\b|\bplan \d|max_steps|n_badcalls|scripted:|no_action|\bundefined\b|\bNaN\b|\[object |种子|方案 \d/;
+  /** A dictionary key shown in place of its words ("reason.running"): the families of keys the page has. */
+  const KEY = /\b(?:reason|stat|status|human|paused|bench|offline|footer|compare|runs|why|card|prompt|fork|branches|edit|rate|meta|timing|approval|memo|error|budget|settings|provider|speed|step|resume|pause|announce|tools?|files|chart|mode|lang|test|present|share)\.[a-z][\w.]*/;
+
+  /**
+   * The page's text as a reader meets it, line by line: what is shown, and the words of the
+   * visible elements' title, placeholder and aria-label (a key leaks there too).
+   */
+  const said = (page) =>
+    page.evaluate(() => {
+      const lines = document.body.innerText.split("\n");
+      for (const node of document.querySelectorAll("[title], [placeholder], [aria-label]")) {
+        if (!node.checkVisibility?.()) continue;
+        for (const attr of ["title", "placeholder", "aria-label"]) if (node.hasAttribute(attr)) lines.push(`${attr}: ${node.getAttribute(attr)}`);
+      }
+      return lines;
+    });
+
+  for (const lang of ["en", "zh"]) {
+    it(`${lang}: no internal names or keys in the studio's states: You waiting and explained, paused, refused, benchmark, fork and compare`, async () => {
+      const zh = lang === "zh";
+      const page = await openPage(env, { viewport: WIDE, query: `?lang=${lang}&scenario=water&provider=human&autorun=1` });
+      const check = async (when) => {
+        const hit = (await said(page)).find((line) => INTERNAL.test(line) || KEY.test(line));
+        assert.equal(hit, undefined, `an internal name or key ${when}`);
+      };
+      // You: waiting for the reply, then a reply that could not be read, explained.
+      const reply = page.locator("[data-reply]");
+      await reply.waitFor();
+      await check("while the run waits for the student's reply");
+      await reply.fill("I think I should calculate.");
+      await page.locator("[data-send]").click();
+      await page.locator(".human-retry").waitFor();
+      await check("with a retried reply explained");
+      await page.click('button[data-action="stop"]');
+      await waitStopped(page);
+      await check("after You's run was stopped");
+      // Stepping: paused before the model call, before the tool call, and running.
+      await page.selectOption('select[name="provider"]', "scripted");
+      await page.selectOption('select[name="scenario"]', "apple-ceo");
+      await page.selectOption('select[name="delayMs"]', "80");
+      await page.click('button[data-action="step"]');
+      await page.waitForSelector('tao-trajectory [data-kind="pause"][data-pause="model"]');
+      await check("paused before a model call");
+      await page.click('button[data-action="step"]');
+      await page.waitForSelector('tao-trajectory [data-kind="pause"][data-pause="tool"]');
+      await check("paused before a tool call");
+      await page.click('button[data-action="resume"]');
+      await page.waitForFunction(() => document.querySelector('tao-stats [data-stat="stop"]')?.dataset.reason === "running");
+      await check("while running");
+      assert.equal(await waitStopped(page), "answer");
+      await check("after the answer");
+      // A Run the offline model cannot play.
+      await page.fill('textarea[name="task"]', zh ? "微软的 CEO 是谁？" : "Who is the CEO of Microsoft?");
+      await page.click('button[data-action="run"]');
+      await page.locator("main [data-run-notice]").waitFor();
+      await check("with a Run refused");
+      // Fork, then compare.
+      await page.selectOption('select[name="scenario"]', "einstein");
+      await page.selectOption('select[name="delayMs"]', "0");
+      assert.equal(await runScenario(page, "einstein"), "answer");
+      const frame = page.locator('tao-trajectory .editable[data-edit="observation"]').filter({ hasText: zh ? "出生于" : "born in Ulm" });
+      await frame.locator(".edit-button").click();
+      const box = frame.getByRole("textbox");
+      await box.fill((await box.inputValue()).replace(zh ? /出生于.*$/ : /born in Ulm.*$/, zh ? "出生于慕尼黑。" : "born in Munich."));
+      await frame.locator("button.primary").click();
+      await page.waitForSelector('tao-branches [data-keep="fork"]:not(:disabled)');
+      await check("with a fork");
+      await page.click('button[data-action="compare"]');
+      await page.locator("tao-compare").waitFor();
+      await page.evaluate(() => document.querySelector("tao-controls form").requestSubmit());
+      await page.waitForFunction(() => [...document.querySelectorAll("tao-compare .compare-column")].every((c) => c.querySelector("[data-answer]")?.textContent));
+      await check("comparing after a fork");
+      await page.click('button[data-action="compare"]');
+      // The benchmark panel before Start, with the offline model and with a keyless provider.
+      await page.click('button[data-action="benchmark"]');
+      await page.locator("[data-benchmark]").waitFor();
+      await check("in the benchmark panel (offline model)");
+      // (The fork folded the settings away for the width: the Model panel is in them.)
+      if (await page.isVisible('button[data-action="settings"][aria-expanded="false"]')) await page.click('button[data-action="settings"]');
+      await page.selectOption('select[name="provider"]', "openai");
+      await page.locator("[data-bench-needs]:not([hidden])").waitFor();
+      await check("in the benchmark panel (no key)");
+      assertClean(page);
+      await page.context().close();
+    });
+  }
 
   for (const lang of ["en", "zh"]) {
     it(`${lang}: no internal names on the page, after load and after runs`, async () => {
