@@ -9,6 +9,8 @@
 //                 document; its own tool and model function; a bad setting → tao-error
 //   isolation     the host page's computed styles are the same with and without the element, and
 //                 the host's element rules do not reach inside; ::part and custom properties do
+//   markdown      an answer's Markdown drawn as elements (bold, italic, code, lists, links with
+//                 rel=noopener); <script> and <img onerror> in it stay text and never run
 //   exports       every name tao.js exports is declared in tao.d.ts, and the other way round
 //   npm pack      the tarball installs offline into an empty folder; Node resolves and imports
 //                 it; a page imports it through an import map and runs
@@ -90,6 +92,28 @@ const STOCK_TOOL = `({ name: "stock", description: "Today's stock of a product."
   parameters: { type: "object", properties: { query: { type: "string" } }, required: ["query"] } }),
   ({ query }) => (query.includes("tea") ? "12 tins" : "none")`;
 
+/**
+ * A final answer in Markdown, with markup that must stay text: a <script> and an <img onerror>
+ * that would set `window.pwned`, and a javascript: link.
+ */
+const MARKDOWN_ANSWER = [
+  "Thought: I can say it now.",
+  "Final Answer: The **green tea** is in *stock*:",
+  "",
+  "- 12 tins of `sencha`",
+  "- 3 tins of [matcha](https://example.com/matcha)",
+  "",
+  "1. open a tin",
+  "2. brew it",
+  "",
+  "```",
+  "let tins = 12 < 15;",
+  "```",
+  "",
+  `<script>window.pwned = 1</script> <img src="x" onerror="window.pwned = 2">`,
+  "[click me](javascript:window.pwned=3)",
+].join("\n");
+
 const PAGES = {
   // The README's "Agent class" example, with a model function and a tool of the page's own.
   "agent.html": `<!doctype html><meta charset="utf-8"><title>agent</title><script type="module">
@@ -122,6 +146,15 @@ const PAGES = {
     </style>
     <script type="module" src="dist/tao.js"></script>
     <header><p class="probe">Host page</p><button class="probe">A host button</button><textarea class="probe"></textarea></header>`,
+  // A model that answers in Markdown, with markup that must stay text.
+  "markdown.html": `<!doctype html><html lang="en"><meta charset="utf-8"><title>markdown</title>
+    <script type="module" src="dist/tao.js"></script>
+    <main><h1>Stock</h1><tao-agent task="What tea is in stock?" autorun></tao-agent></main>
+    <script type="module">
+      window.pwned = 0;
+      const el = document.querySelector("tao-agent");
+      el.model = async () => ${JSON.stringify(MARKDOWN_ANSWER).replaceAll("<", "\\u003c")};
+    </script>`,
   // The element with a tool and a model of the page's own.
   "tool.html": `<!doctype html><meta charset="utf-8"><title>tool</title>
     <script type="module" src="dist/tao.js"></script>
@@ -253,6 +286,41 @@ describe("the package (dist/) in a page", () => {
     assert.notEqual(inside.stopSize, "21px", "the host's `button` rule reached inside");
     assert.notEqual(inside.taskBorder, "rgb(0, 0, 255)", "the host's `textarea` rule reached inside");
     assert.equal(inside.thought, "rgb(4, 5, 6)", "--thought set on the element colours the Thought cards");
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+
+  it("draws an answer's Markdown as elements, and keeps <script>, <img onerror> and javascript: links as text", async () => {
+    const page = await open(browser, server.url + "markdown.html");
+    await page.waitForFunction(() => document.querySelector("tao-agent")?.trajectory?.stop?.reason === "answer", null, { timeout: 20000 });
+    await page.waitForTimeout(300); // an onerror would have fired by now
+    const answer = await page.evaluate(() => {
+      const box = document.querySelector("tao-agent").shadowRoot.querySelector(".card-answer .answer-text");
+      const texts = (sel) => Array.from(box.querySelectorAll(sel), (n) => n.textContent);
+      const link = box.querySelector("a");
+      return {
+        strong: texts("strong"), em: texts("em"), code: texts(":not(pre) > code"), pre: texts("pre > code"),
+        bullets: texts("ul > li"), steps: texts("ol > li"),
+        link: link && { text: link.textContent, href: link.getAttribute("href"), target: link.target, rel: link.rel },
+        links: box.querySelectorAll("a").length,
+        markup: box.querySelectorAll("script, img, iframe, [onerror]").length,
+        text: box.textContent, pwned: window.pwned,
+        mono: getComputedStyle(box.querySelector("code")).fontFamily,
+      };
+    });
+    assert.deepEqual(answer.strong, ["green tea"]);
+    assert.deepEqual(answer.em, ["stock"]);
+    assert.deepEqual(answer.code, ["sencha"]);
+    assert.deepEqual(answer.pre, ["let tins = 12 < 15;"]);
+    assert.deepEqual(answer.bullets, ["12 tins of sencha", "3 tins of matcha"]);
+    assert.deepEqual(answer.steps, ["open a tin", "brew it"]);
+    assert.deepEqual(answer.link, { text: "matcha", href: "https://example.com/matcha", target: "_blank", rel: "noopener noreferrer" });
+    assert.equal(answer.links, 1, "the javascript: link is not a link");
+    assert.equal(answer.markup, 0, "markup in the answer became elements");
+    assert.ok(answer.text.includes(`<script>window.pwned = 1</script> <img src="x" onerror="window.pwned = 2">`), answer.text);
+    assert.ok(answer.text.includes("[click me](javascript:window.pwned=3)"), answer.text);
+    assert.equal(answer.pwned, 0);
+    assert.match(answer.mono, /monospace/);
     assert.deepEqual(page.problems, []);
     await page.context().close();
   });
