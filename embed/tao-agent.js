@@ -3,9 +3,10 @@
 //!   <script type="module" src="tao-agent/tao.js"></script>
 //!   <tao-agent scenario="apple-ceo" autorun></tao-agent>
 //!
-//! In Shadow DOM: its styles (`tao-agent.css`, the demo page's cards and colours) stay inside,
-//! and the host page's styles stay out, but for what the host sets on purpose: CSS custom
-//! properties on the element (`--thought`, `--surface`, `--font`, …) and `::part()`s. It draws the
+//! In Shadow DOM: its styles (`tao-agent.css`, the demo page's cards and colours, shipped in
+//! its JavaScript: `styles.js`) stay inside, and the host page's styles stay out, the inherited
+//! ones too (font, colour), but for what the host sets on purpose: CSS custom properties on the
+//! element (`--thought`, `--surface`, `--font`, …), `::part()`s and `theme`. It draws the
 //! trajectory with `<tao-trajectory>` exactly as the demo page does, under a task box with Run
 //! and Stop. Every run makes a fresh `Agent` from the attributes and properties below, so a
 //! changed attribute takes effect at the next run.
@@ -24,14 +25,15 @@
 //! | `task`      | the task in the box                                                      |
 //! | `max-steps` | steps before the run stops without an answer                             |
 //! | `autorun`   | run `task` (or the scenario's) as soon as the element is ready           |
+//! | `theme`     | `light`, `dark`, or `auto` (the default: as the reader's system prefers)  |
 //!
 //! Properties: `apiKey` (memory only, never reflected to an attribute), `model` (a provider's
 //! model name, or a JS function that plays the model, as `Agent`'s `model` option), `replies`
-//! (strings for the offline scripted model), `options` (any other `Agent` settings),
-//! `registerTool(spec, fn)`, `run(task?)`, `stop()`, `trajectory`, `ready`. Events: each agent
-//! event as a bubbling, composed `CustomEvent` named `tao-<type>` with the event as `detail`
-//! (`tao-step`, `tao-thought`, `tao-action`, `tao-observation`, `tao-answer`, `tao-stopped`, …),
-//! then `tao-done` with the trajectory; `tao-error` when a run cannot start.
+//! (strings for the offline scripted model), `options` (any other `Agent` settings), `theme`
+//! (the attribute), `registerTool(spec, fn)`, `run(task?)`, `stop()`, `trajectory`, `ready`.
+//! Events: each agent event as a bubbling, composed `CustomEvent` named `tao-<type>` with the
+//! event as `detail` (`tao-step`, `tao-thought`, `tao-action`, `tao-observation`, `tao-answer`,
+//! `tao-stopped`, …), then `tao-done` with the trajectory; `tao-error` when a run cannot start.
 //!
 //! The scenarios, the pages of the offline `search` and the Chinese prompts are not in the wasm:
 //! the element fetches them (`data/` beside this module) only when it needs them, for a
@@ -44,6 +46,7 @@ import init, { Agent, scenarios, loadOfflineData } from "./tao_agent.js";
 import { setLang, loadLang } from "./i18n.js";
 import { offlineLoader, offlineNeeds } from "./offline-data.js";
 import { drive, withAgent, free, humanModel, modelLabel, messageOf, failed } from "./drive.js";
+import { shadowSheet, themeOf } from "./styles.js";
 
 /** The element's own words; the cards' words come from the demo page's `i18n.js`. */
 const WORDS = {
@@ -62,8 +65,11 @@ const WORDS = {
   },
 };
 
-/** The shadow tree; every piece of text is set with `textContent` later, never as markup. */
-const TEMPLATE = `
+/**
+ * The shadow tree; every piece of text is set with `textContent` later, never as markup. Its one
+ * child, `.tao-root`, is where the host page's inherited styles stop (tao-agent.css).
+ */
+const TEMPLATE = `<div class="tao-root">
   <form part="form" class="tao-form" autocomplete="off">
     <label part="label" for="task"></label>
     <textarea part="task" id="task" name="task" rows="2" required></textarea>
@@ -75,7 +81,8 @@ const TEMPLATE = `
   <p part="error" class="error" role="alert" hidden></p>
   <p part="status" class="status" role="status"></p>
   <h2 class="visually-hidden" id="trajectory-title" data-heading></h2>
-  <tao-trajectory part="trajectory" class="trajectory" role="log" aria-labelledby="trajectory-title"></tao-trajectory>`;
+  <tao-trajectory part="trajectory" class="trajectory" role="log" aria-labelledby="trajectory-title"></tao-trajectory>
+</div>`;
 
 let loading = null;
 /** Loads the wasm core once for every element of the page (`init()` of the package entry). */
@@ -101,7 +108,7 @@ export function fetchOfflineData(names = ["scenarios", "knowledge", "zh"]) {
 const ElementBase = globalThis.HTMLElement ?? class {};
 
 export class TaoAgent extends ElementBase {
-  static observedAttributes = ["lang", "task", "scenario"];
+  static observedAttributes = ["lang", "task", "scenario", "theme"];
 
   #root = null;
   #apiKey = "";
@@ -117,10 +124,7 @@ export class TaoAgent extends ElementBase {
   constructor() {
     super();
     this.#root = this.attachShadow({ mode: "open" });
-    const sheet = document.createElement("link");
-    sheet.rel = "stylesheet";
-    sheet.href = new URL("./tao-agent.css", import.meta.url).href;
-    this.#root.append(sheet);
+    this.#root.adoptedStyleSheets = [shadowSheet(this.theme)];
     this.#root.append(document.createRange().createContextualFragment(TEMPLATE));
     this.#part("form").addEventListener("submit", (e) => {
       e.preventDefault();
@@ -157,13 +161,22 @@ export class TaoAgent extends ElementBase {
   }
 
   attributeChangedCallback(name) {
+    if (name === "theme") this.#root.adoptedStyleSheets = [shadowSheet(this.theme)];
     if (name === "lang") {
       this.#words();
       this.#loadWords();
     }
-    if (this.#touched || !loading) return;
+    if (name === "theme" || this.#touched || !loading) return;
     if (name === "scenario" && this.getAttribute("scenario")) loadData(offlineNeeds(this.config())).then(() => this.#fillTask(), () => {});
     else this.#fillTask();
+  }
+
+  /** `light`, `dark`, or `auto` (as the reader's system prefers): the `theme` attribute. */
+  get theme() {
+    return themeOf(this.getAttribute("theme"));
+  }
+  set theme(value) {
+    this.setAttribute("theme", themeOf(value));
   }
 
   /** Resolves once the wasm core (and the offline data its settings read, such as a `scenario`'s) is loaded; rejects if it cannot be. */
