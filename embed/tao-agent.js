@@ -31,6 +31,8 @@
 //! model name, or a JS function that plays the model, as `Agent`'s `model` option), `replies`
 //! (strings for the offline scripted model), `options` (any other `Agent` settings), `theme`
 //! (the attribute), `registerTool(spec, fn)`, `run(task?)`, `stop()`, `trajectory`, `ready`.
+//! A property set before the element was defined (a script that ran before the package loaded,
+//! as with a lazy import, a CDN or a framework) is kept: the class takes it over when it arrives.
 //! Events: each agent event as a bubbling, composed `CustomEvent` named `tao-<type>` with the
 //! event as `detail` (`tao-step`, `tao-thought`, `tao-action`, `tao-observation`, `tao-answer`,
 //! `tao-stopped`, …), then `tao-done` with the trajectory; `tao-error` when a run cannot start.
@@ -84,6 +86,9 @@ const TEMPLATE = `<div class="tao-root">
   <tao-trajectory part="trajectory" class="trajectory" role="log" aria-labelledby="trajectory-title"></tao-trajectory>
 </div>`;
 
+/** The properties a page may have set on an element before its class was defined. */
+const PROPERTIES = ["apiKey", "model", "replies", "options", "theme"];
+
 let loading = null;
 /** Loads the wasm core once for every element of the page (`init()` of the package entry). */
 function load() {
@@ -123,6 +128,16 @@ export class TaoAgent extends ElementBase {
 
   constructor() {
     super();
+    // A property set before this class was defined is an own property of the element, which
+    // hides the class's setter: take it off and set it again, through the setter. (This is the
+    // constructor of the upgrade, when the element was in the page before its definition.)
+    for (const name of PROPERTIES) {
+      if (Object.hasOwn(this, name)) {
+        const value = this[name];
+        delete this[name];
+        this[name] = value;
+      }
+    }
     this.#root = this.attachShadow({ mode: "open" });
     this.#root.adoptedStyleSheets = [shadowSheet(this.theme)];
     this.#root.append(document.createRange().createContextualFragment(TEMPLATE));
@@ -161,6 +176,7 @@ export class TaoAgent extends ElementBase {
   }
 
   attributeChangedCallback(name) {
+    if (!this.#root) return; // a property taken over in the constructor, before the tree exists
     if (name === "theme") this.#root.adoptedStyleSheets = [shadowSheet(this.theme)];
     if (name === "lang") {
       this.#words();

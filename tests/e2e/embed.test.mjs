@@ -11,6 +11,7 @@
 //                 the host's element rules do not reach inside; ::part and custom properties do;
 //                 a hostile host (`* { font: 20px serif; color: red }`, `button { display: none }`)
 //                 leaves the text inside as designed; the styles come with the code (no <link>)
+//   early props   model, apiKey, options, replies and theme set before the element is defined
 //   theme         theme="dark" / "light" / "auto": the palette inside, whatever the system says
 //   markdown      an answer's Markdown drawn as elements (bold, italic, code, lists, links with
 //                 rel=noopener); <script> and <img onerror> in it stay text and never run
@@ -177,6 +178,23 @@ const PAGES = {
     <style>* { font: 20px serif; color: red; letter-spacing: 3px; text-align: right; } button { display: none; }</style>
     <script type="module" src="dist/tao.js"></script>
     <main><h1>Ask</h1><tao-agent scenario="apple-ceo" autorun></tao-agent></main>`,
+  // Properties set before the package is loaded (a lazy import, a CDN, a framework): the element
+  // is defined only after the page's script has set them.
+  "early.html": `<!doctype html><html lang="en"><meta charset="utf-8"><title>early</title>
+    <main><h1>Early</h1><tao-agent id="fn" tools="calculator" task="What is 6 times 7?"></tao-agent>
+    <tao-agent id="replies" task="Say hi"></tao-agent></main>
+    <script>
+      window.errors = [];
+      document.addEventListener("tao-error", (e) => window.errors.push(e.detail.message));
+      const fn = document.getElementById("fn");
+      fn.model = async () => "Thought: I will compute it.\\nAction: calculator\\nAction Input: 6*7";
+      fn.options = { maxSteps: 1 };
+      fn.apiKey = "sk-early-000";
+      fn.theme = "dark";
+      document.getElementById("replies").replies = ["Final Answer: hi from the replies"];
+      window.definedBefore = Boolean(customElements.get("tao-agent"));
+    </script>
+    <script type="module">await import("./dist/tao.js");</script>`,
   // The three themes side by side, each running a scenario.
   "themes.html": `<!doctype html><html lang="en"><meta charset="utf-8"><title>themes</title>
     <script type="module" src="dist/tao.js"></script>
@@ -380,6 +398,40 @@ describe("the package (dist/) in a page", () => {
     assert.equal(run.text, "Run");
     // The host's own text is still the host's.
     assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector("h1")).fontSize), "20px");
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+
+  it("keeps model, apiKey, options, replies and theme set before the element was defined", async () => {
+    const page = await open(browser, server.url + "early.html");
+    await page.waitForFunction(() => customElements.get("tao-agent"));
+    const runs = await page.evaluate(async () => {
+      const out = {};
+      for (const el of document.querySelectorAll("tao-agent")) {
+        await el.ready;
+        out[el.id] = await el.run().then((t) => ({ reason: t.stop.reason, steps: t.steps.length, answer: t.answer, model: t.model,
+          tool: t.steps[0].tool_calls[0]?.action.tool, observation: t.steps[0].tool_calls[0]?.observation }), (e) => ({ error: String(e) }));
+      }
+      return out;
+    });
+    const seen = await page.evaluate(() => {
+      const fn = document.getElementById("fn");
+      return { definedBefore: window.definedBefore, errors: window.errors, model: typeof fn.model, apiKey: fn.apiKey,
+        options: fn.options, theme: fn.theme, themeAttribute: fn.getAttribute("theme"), background: getComputedStyle(fn).backgroundColor,
+        replies: document.getElementById("replies").replies, ownProperties: Object.keys(fn) };
+    });
+    assert.equal(seen.definedBefore, false, "the page set the properties before the package defined the element");
+    assert.deepEqual(seen.errors, []);
+    // The function played the model; `options` stopped the run after one step.
+    assert.deepEqual(runs.fn, { reason: "max_steps", steps: 1, answer: null, model: "js", tool: "calculator", observation: "42" });
+    assert.equal(seen.model, "function");
+    assert.equal(seen.apiKey, "sk-early-000");
+    assert.deepEqual(seen.options, { maxSteps: 1 });
+    assert.deepEqual([seen.theme, seen.themeAttribute, seen.background], ["dark", "dark", DARK.bg]);
+    // The offline model replayed the replies.
+    assert.equal(runs.replies.answer, "hi from the replies");
+    assert.deepEqual(seen.replies, ["Final Answer: hi from the replies"]);
+    assert.deepEqual(seen.ownProperties, [], "the values are the element's (through its setters), not own properties hiding them");
     assert.deepEqual(page.problems, []);
     await page.context().close();
   });
