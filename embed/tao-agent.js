@@ -35,7 +35,9 @@
 //! as with a lazy import, a CDN or a framework) is kept: the class takes it over when it arrives.
 //! Events: each agent event as a bubbling, composed `CustomEvent` named `tao-<type>` with the
 //! event as `detail` (`tao-step`, `tao-thought`, `tao-action`, `tao-observation`, `tao-answer`,
-//! `tao-stopped`, …), then `tao-done` with the trajectory; `tao-error` when a run cannot start.
+//! `tao-stopped`, …), then `tao-done` with the trajectory; `tao-error` (`{message, kind}`) when
+//! the element cannot load (the wasm or its data: kind "load"), when its `scenario` is unknown,
+//! or when a run cannot start.
 //!
 //! The scenarios, the pages of the offline `search` and the Chinese prompts are not in the wasm:
 //! the element fetches them (`data/` beside this module) only when it needs them, for a
@@ -92,7 +94,10 @@ const PROPERTIES = ["apiKey", "model", "replies", "options", "theme"];
 let loading = null;
 /** Loads the wasm core once for every element of the page (`init()` of the package entry). */
 function load() {
-  loading ??= init({ module_or_path: new URL("./tao_agent_bg.wasm", import.meta.url) });
+  const wasm = new URL("./tao_agent_bg.wasm", import.meta.url);
+  loading ??= init({ module_or_path: wasm }).catch((e) => {
+    throw Object.assign(new Error(`could not load the core (${wasm.href}): ${messageOf(e)}`), { kind: "load" });
+  });
   return loading;
 }
 
@@ -164,11 +169,15 @@ export class TaoAgent extends ElementBase {
     this.#ready = Promise.all([load(), loadData(offlineNeeds(this.config()))]).then(
       () => {
         this.#status(this.#say("ready"));
+        if (!this.#checkScenario()) return;
         this.#fillTask();
         if (this.hasAttribute("autorun")) this.run().catch(() => {});
       },
       (e) => {
+        // The wasm or a data file did not load (a wrong path, a server without the files).
+        this.#status("");
         this.#error(`${this.#say("load")} ${messageOf(e)}`);
+        this.#emit("error", { message: messageOf(e), kind: "load" });
         throw e;
       },
     );
@@ -182,9 +191,11 @@ export class TaoAgent extends ElementBase {
       this.#words();
       this.#loadWords();
     }
-    if (name === "theme" || this.#touched || !loading) return;
-    if (name === "scenario" && this.getAttribute("scenario")) loadData(offlineNeeds(this.config())).then(() => this.#fillTask(), () => {});
-    else this.#fillTask();
+    if (name === "theme" || this.#touched || !this.#ready) return; // before that, connectedCallback does it
+    if (name === "scenario" && this.getAttribute("scenario")) {
+      const fill = () => this.#checkScenario() && (this.#error(""), this.#fillTask()); // a known one: the old error goes
+      loadData(offlineNeeds(this.config())).then(fill, () => {});
+    } else this.#fillTask();
   }
 
   /** `light`, `dark`, or `auto` (as the reader's system prefers): the `theme` attribute. */
@@ -288,7 +299,11 @@ export class TaoAgent extends ElementBase {
    * the run cannot start (a bad setting: the message is shown and sent as `tao-error`).
    */
   async run(task) {
-    await this.ready;
+    try {
+      await this.ready;
+    } catch (e) {
+      throw this.#fail(e, "load");
+    }
     const config = this.config();
     try {
       await loadData(offlineNeeds(config));
@@ -305,8 +320,8 @@ export class TaoAgent extends ElementBase {
     this.#error("");
     let agent;
     try {
+      agent = new Agent(config); // first: a wrong setting (an unknown scenario) says so before an empty task
       if (!task) throw Object.assign(new Error(this.#say("placeholder")), { kind: "config" });
-      agent = new Agent(config);
       for (const { spec, fn } of this.#tools) agent.registerTool(spec, fn);
     } catch (e) {
       free(agent);
@@ -344,10 +359,33 @@ export class TaoAgent extends ElementBase {
   }
 
   /** A run that could not start: shown, and sent as `tao-error`; returns the error to throw. */
-  #fail(e) {
-    this.#error(failed(e));
-    this.#emit("error", { message: messageOf(e), kind: e?.kind ?? "config" });
+  #fail(e, kind = "config", shown = failed(e)) {
+    this.#error(shown);
+    this.#emit("error", { message: messageOf(e), kind: e?.kind ?? kind });
     return e;
+  }
+
+  /**
+   * Whether the `scenario` attribute names a built-in scenario (or none); if not, says so at
+   * once, as a run would (the core's message lists the scenarios), rather than wait for Run.
+   */
+  #checkScenario() {
+    const name = this.getAttribute("scenario");
+    let known = false;
+    try {
+      known = scenarios(this.#lang()).some((s) => s.name === name);
+    } catch {
+      /* not loaded: the Agent below says what is missing */
+    }
+    if (!name || known) return true;
+    try {
+      free(new Agent({ scenario: name }));
+      return true;
+    } catch (e) {
+      this.#status("");
+      this.#fail(e, "config", messageOf(e));
+      return false;
+    }
   }
 
   /** Stops the run in flight (it resolves with `stop.reason` "aborted"). */

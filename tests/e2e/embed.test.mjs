@@ -13,6 +13,8 @@
 //                 leaves the text inside as designed; the styles come with the code (no <link>)
 //   early props   model, apiKey, options, replies and theme set before the element is defined
 //   theme         theme="dark" / "light" / "auto": the palette inside, whatever the system says
+//   errors        an unknown scenario says so (and sends tao-error) before Run; a wasm or data
+//                 file that fails to load sends tao-error (kind "load") and shows why
 //   markdown      an answer's Markdown drawn as elements (bold, italic, code, lists, links with
 //                 rel=noopener); <script> and <img onerror> in it stay text and never run
 //   trajectory    <tao-trajectory> alone on a page: styled (light and dark), and the host page's
@@ -44,13 +46,16 @@ const DIST = path.join(REPO_ROOT, "dist");
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".css": "text/css",
   ".wasm": "application/wasm", ".json": "application/json", ".ts": "text/plain" };
 
-/** A static server for `root` on a free port; `cors` adds Access-Control-Allow-Origin: *. */
-function serve(root, { cors = false } = {}) {
+/**
+ * A static server for `root` on a free port; `cors` adds Access-Control-Allow-Origin: *; the
+ * paths in `hide` answer 404 (a file a site forgot to copy).
+ */
+function serve(root, { cors = false, hide = [] } = {}) {
   const server = http.createServer((req, res) => {
     const pathname = decodeURIComponent(new URL(req.url, "http://x").pathname);
     if (pathname === "/favicon.ico") return res.writeHead(204).end(); // asked by every page
     const file = path.join(root, pathname);
-    if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+    if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory() || hide.includes(pathname)) {
       res.writeHead(404).end("not found");
       return;
     }
@@ -202,6 +207,15 @@ const PAGES = {
     <tao-agent id="dark" theme="dark" scenario="apple-ceo" autorun></tao-agent>
     <tao-agent id="light" theme="light" scenario="apple-ceo" autorun></tao-agent>
     <tao-agent id="auto" scenario="apple-ceo" autorun></tao-agent></main>`,
+  // A misspelled scenario; and (served with a file missing) a scenario whose data cannot load.
+  "scenario.html": `<!doctype html><html lang="en"><meta charset="utf-8"><title>scenario</title>
+    <script>window.errors = []; document.addEventListener("tao-error", (e) => window.errors.push(e.detail));</script>
+    <script type="module" src="dist/tao.js"></script>
+    <main><h1>Ask</h1><tao-agent scenario="apple-ceo-typo"></tao-agent></main>`,
+  "load.html": `<!doctype html><html lang="en"><meta charset="utf-8"><title>load</title>
+    <script>window.errors = []; document.addEventListener("tao-error", (e) => window.errors.push(e.detail));</script>
+    <script type="module" src="dist/tao.js"></script>
+    <main><h1>Ask</h1><tao-agent scenario="apple-ceo" autorun></tao-agent></main>`,
   // A model that answers in Markdown, with markup that must stay text; the theme from the query.
   "markdown.html": `<!doctype html><html lang="en"><meta charset="utf-8"><title>markdown</title>
     <script type="module" src="dist/tao.js"></script>
@@ -462,6 +476,56 @@ describe("the package (dist/) in a page", () => {
       assert.deepEqual([swapped.dark, swapped.light, swapped.auto], [expected.light, expected.dark, expected.auto]);
       assert.deepEqual(page.problems, []);
       await page.context().close();
+    }
+  });
+
+  it("says at once that a scenario is unknown, with tao-error, and never asks for a task instead", async () => {
+    const page = await open(browser, server.url + "scenario.html");
+    await page.waitForFunction(() => window.errors.length > 0, null, { timeout: 20000 });
+    const shown = () => page.evaluate(() => {
+      const root = document.querySelector("tao-agent").shadowRoot;
+      const error = root.querySelector("[part~=error]");
+      return { error: error.hidden ? "" : error.textContent, status: root.querySelector("[part~=status]").textContent, events: window.errors };
+    });
+    const before = await shown();
+    assert.equal(before.events[0].kind, "config");
+    assert.match(before.events[0].message, /unknown scenario "apple-ceo-typo"; the built-in scenarios are: apple-ceo, /);
+    assert.match(before.error, /unknown scenario "apple-ceo-typo"/);
+    // A run says the same, not "Ask something…" (the task box is empty: there is no such scenario's task).
+    await page.evaluate(() => document.querySelector("tao-agent").run().catch(() => {}));
+    assert.equal(await page.evaluate(() => window.errors.length), 2);
+    const after = await shown();
+    assert.match(after.error, /unknown scenario "apple-ceo-typo"/);
+    assert.doesNotMatch(after.error + after.status, /Ask something/);
+    // Corrected, the element drops the error and shows the scenario's task.
+    await page.evaluate(() => document.querySelector("tao-agent").setAttribute("scenario", "apple-ceo"));
+    await page.waitForFunction(() => document.querySelector("tao-agent").shadowRoot.querySelector("textarea").value.includes("Apple"));
+    assert.equal((await shown()).error, "");
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+
+  it("sends tao-error and shows why when the wasm or the offline data does not load", async () => {
+    for (const [missing, pattern] of [["/dist/data/scenarios.json", /scenarios\.json: HTTP 404/], ["/dist/tao_agent_bg.wasm", /tao_agent_bg\.wasm/]]) {
+      const broken = await serve(root, { hide: [missing] });
+      try {
+        const page = await open(browser, broken.url + "load.html");
+        await page.waitForFunction(() => window.errors.length > 0, null, { timeout: 20000 });
+        const seen = await page.evaluate(() => {
+          const root = document.querySelector("tao-agent").shadowRoot;
+          const error = root.querySelector("[part~=error]");
+          return { events: window.errors, error: error.hidden ? "" : error.textContent, status: root.querySelector("[part~=status]").textContent };
+        });
+        assert.equal(seen.events.length, 1, missing);
+        assert.equal(seen.events[0].kind, "load", missing);
+        assert.match(seen.events[0].message, pattern);
+        assert.match(seen.error, /^Could not load the agent: /);
+        assert.match(seen.error, pattern);
+        assert.doesNotMatch(seen.status, /Loading/, "the status still says it is loading");
+        await page.context().close();
+      } finally {
+        await broken.close();
+      }
     }
   });
 
