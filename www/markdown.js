@@ -17,11 +17,12 @@ const HEADING = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/;
 
 /**
  * The spans of a line, in the order they are looked for at each place: a backslash escape, a
- * code span (nothing inside it is read), a link, bold, italic. `_` marks emphasis only at a
- * word's edges, so `snake_case_name` stays as written.
+ * code span (nothing inside it is read), a link (its URL may hold one pair of parentheses, as
+ * Wikipedia's `Mobile,_Alabama_(city)` would), bold, italic. `_` marks emphasis only at a word's
+ * edges, so `snake_case_name` stays as written.
  */
 const INLINE =
-  /\\([!-/:-@[-`{-~])|(`+)(.+?)\2(?!`)|\[([^\]]+)\]\((\S+?)\)|\*\*(?=\S)(.+?)(?<=\S)\*\*|(?<!\w)__(?=\S)(.+?)(?<=\S)__(?!\w)|\*(?=[^\s*])(.+?)(?<=[^\s*])\*|(?<!\w)_(?=[^\s_])(.+?)(?<=[^\s_])_(?!\w)/g;
+  /\\([!-/:-@[-`{-~])|(`+)(.+?)\2(?!`)|\[([^\]]+)\]\(((?:[^\s()]|\([^\s()]*\))+)\)|\*\*(?=\S)(.+?)(?<=\S)\*\*|(?<!\w)__(?=\S)(.+?)(?<=\S)__(?!\w)|\*(?=[^\s*])(.+?)(?<=[^\s*])\*|(?<!\w)_(?=[^\s_])(.+?)(?<=[^\s_])_(?!\w)/g;
 
 /** `tag` with `text` as its text (never parsed), and `className` if given. */
 function node(tag, text, className) {

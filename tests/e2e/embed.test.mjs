@@ -113,7 +113,7 @@ const MARKDOWN_ANSWER = [
   "Final Answer: The **green tea** is in *stock*:",
   "",
   "- 12 tins of `sencha`",
-  "- 3 tins of [matcha](https://example.com/matcha)",
+  "- 3 tins of [matcha](https://example.com/tea_(matcha))",
   "",
   "1. open a tin",
   "2. brew it",
@@ -553,7 +553,7 @@ describe("the package (dist/) in a page", () => {
     assert.deepEqual(answer.pre, ["let tins = 12 < 15;"]);
     assert.deepEqual(answer.bullets, ["12 tins of sencha", "3 tins of matcha"]);
     assert.deepEqual(answer.steps, ["open a tin", "brew it"]);
-    assert.deepEqual(answer.link, { text: "matcha", href: "https://example.com/matcha", target: "_blank", rel: "noopener noreferrer" });
+    assert.deepEqual(answer.link, { text: "matcha", href: "https://example.com/tea_(matcha)", target: "_blank", rel: "noopener noreferrer" });
     assert.equal(answer.links, 1, "the javascript: link is not a link");
     assert.equal(answer.markup, 0, "markup in the answer became elements");
     assert.ok(answer.text.includes(`<script>window.pwned = 1</script> <img src="x" onerror="window.pwned = 2">`), answer.text);
