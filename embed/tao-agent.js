@@ -51,6 +51,7 @@ import { setLang, loadLang } from "./i18n.js";
 import { offlineLoader, offlineNeeds } from "./offline-data.js";
 import { drive, withAgent, free, humanModel, modelLabel, messageOf, failed } from "./drive.js";
 import { shadowSheet, themeOf } from "./styles.js";
+import { packaged } from "./packaged.js";
 
 /** The element's own words; the cards' words come from the demo page's `i18n.js`. */
 const WORDS = {
@@ -94,7 +95,7 @@ const PROPERTIES = ["apiKey", "model", "replies", "options", "theme"];
 let loading = null;
 /** Loads the wasm core once for every element of the page (`init()` of the package entry). */
 function load() {
-  const wasm = new URL("./tao_agent_bg.wasm", import.meta.url);
+  const wasm = packaged(new URL("./tao_agent_bg.wasm", import.meta.url));
   loading ??= init({ module_or_path: wasm }).catch((e) => {
     throw Object.assign(new Error(`could not load the core (${wasm.href}): ${messageOf(e)}`), { kind: "load" });
   });
@@ -104,9 +105,9 @@ function load() {
 /** Loads the offline data (`data/` beside this module) into the core, each file once. Each
  * file's URL is written out, so that bundlers copy the files (src/bindings/modules.rs says why). */
 const DATA = {
-  scenarios: new URL("./data/scenarios.json", import.meta.url),
-  knowledge: new URL("./data/knowledge.json", import.meta.url),
-  zh: new URL("./data/zh.json", import.meta.url),
+  scenarios: packaged(new URL("./data/scenarios.json", import.meta.url)),
+  knowledge: packaged(new URL("./data/knowledge.json", import.meta.url)),
+  zh: packaged(new URL("./data/zh.json", import.meta.url)),
 };
 const loadData = offlineLoader(DATA, () => load().then(() => ({ loadOfflineData })));
 

@@ -33,7 +33,7 @@ mkdir -p dist
 cp pkg/tao_agent.js pkg/tao_agent_bg.wasm pkg/tao_net.js pkg/tao_net_bg.wasm pkg/tao_tools.js pkg/tao_tools_bg.wasm pkg/tao_sandbox.js pkg/tao_sandbox_bg.wasm dist/
 cp -r pkg/data dist/data
 # The page's modules the element uses (editor.js loads only at the first Edit, markdown.js when a run begins).
-view="trajectory.js cards.js live.js redraw.js studio-cards.js step.js drive.js offline-data.js"
+view="trajectory.js cards.js live.js redraw.js studio-cards.js step.js drive.js offline-data.js packaged.js"
 later="editor.js markdown.js"
 cp embed/tao.js embed/tao-node.js embed/tao-agent.js embed/styles.js $(printf 'www/%s ' $view $later) www/i18n.js www/i18n-zh.js www/chart.js www/picture.js www/wasm-tool.js www/sandbox.js dist/
 sed 's#"\.\./pkg/tao_sandbox\.js"#"./tao_sandbox.js"#' www/sandbox-worker.js > dist/sandbox-worker.js
@@ -69,7 +69,7 @@ cat > dist/package.json <<JSON
     "tao.js", "tao-node.js", "tao.d.ts", "tao_agent.js", "tao_agent_bg.wasm", "tao_net.js", "tao_net_bg.wasm",
     "tao_tools.js", "tao_tools_bg.wasm",
     "tao-agent.js", "tao-agent.css", "styles.js", "tao-agent-css.js", "markdown.js",
-    "trajectory.js", "cards.js", "live.js", "redraw.js", "studio-cards.js", "editor.js", "step.js", "drive.js", "offline-data.js", "i18n.js", "i18n-zh.js", "chart.js", "picture.js", "wasm-tool.js", "sandbox.js", "sandbox-worker.js",
+    "trajectory.js", "cards.js", "live.js", "redraw.js", "studio-cards.js", "editor.js", "step.js", "drive.js", "offline-data.js", "packaged.js", "i18n.js", "i18n-zh.js", "chart.js", "picture.js", "wasm-tool.js", "sandbox.js", "sandbox-worker.js",
     "tao_sandbox.js", "tao_sandbox_bg.wasm", "data/scenarios.json", "data/knowledge.json", "data/zh.json", "README.md"
   ]
 }
