@@ -8,7 +8,6 @@
 //! and scores nothing never downloads it); a core built with the built-in tools (the browser
 //! tests') computes them itself. Either way the value is the same.
 
-use super::js_error;
 #[cfg(not(feature = "tools-module"))]
 use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
@@ -69,9 +68,8 @@ fn later(name: &str, args: Array) -> Promise {
 #[cfg(not(feature = "builtin-tools"))]
 fn later(name: &'static str, args: Array) -> Promise {
     super::promise(async move {
-        let function = super::modules::export("tao_tools", "the built-in tools' module", name)
-            .await
-            .map_err(|e| js_error(&e))?;
+        let function =
+            super::modules::export("tao_tools", "the built-in tools' module", name).await?;
         function.apply(&JsValue::NULL, &args)
     })
 }
@@ -86,12 +84,12 @@ pub fn score_answer(
 ) -> Result<JsValue, JsValue> {
     use crate::eval::{self, Dataset};
     let dataset = Dataset::from_name(&dataset).ok_or_else(|| {
-        js_error(&crate::error::Error::config(format!(
+        crate::error::Error::config(format!(
             "unknown dataset \"{dataset}\"; use \"hotpotqa\" or \"fever\""
-        )))
+        ))
     })?;
     let s = eval::score(dataset, prediction.as_deref(), &gold);
-    super::to_js(&crate::to_json::Object(&[("em", &s.em), ("f1", &s.f1)])).map_err(JsValue::from)
+    super::to_js(&crate::to_json::Object(&[("em", &s.em), ("f1", &s.f1)]))
 }
 
 /// `vote` itself (see `score_answer`).
@@ -112,7 +110,6 @@ pub fn vote(answers: JsValue) -> Result<JsValue, JsValue> {
         ("count", &count),
         ("of", &of),
     ]))
-    .map_err(JsValue::from)
 }
 
 /// `paperSample` itself (see `score_answer`).
@@ -121,5 +118,5 @@ pub fn vote(answers: JsValue) -> Result<JsValue, JsValue> {
 pub fn paper_sample(total: u32, n: u32) -> Result<JsValue, JsValue> {
     let sample = crate::eval::paper_sample(total as usize, 233, n as usize);
     let sample: Vec<u32> = sample.into_iter().map(|i| i as u32).collect();
-    super::to_js(&sample).map_err(JsValue::from)
+    super::to_js(&sample)
 }

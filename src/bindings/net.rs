@@ -103,9 +103,7 @@ impl Model for NetModel {
 
 /// The connection test, run by the module: its report, or its error as it threw it.
 pub(crate) async fn test_connection(endpoint: &Endpoint) -> Result<JsValue, JsValue> {
-    let test = export("testConnection")
-        .await
-        .map_err(|e| super::js_error(&e))?;
+    let test = export("testConnection").await?;
     let promise = test.call1(&JsValue::NULL, &config(endpoint))?;
     JsFuture::from(Promise::resolve(&promise)).await
 }

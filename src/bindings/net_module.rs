@@ -17,7 +17,7 @@
 use super::connect;
 use super::fetch::WebTransport;
 use super::host::WebHost;
-use super::{get, js_error, json_of, to_js};
+use super::{get, json_of, to_js};
 use crate::chat::{Message, ToolSpec, Usage};
 use crate::error::Error;
 use crate::host::{Abort, LocalBoxFuture};
@@ -40,7 +40,7 @@ use web_sys::AbortSignal;
 pub fn http_model(
     #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] config: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let endpoint = endpoint(&config).map_err(|e| js_error(&e))?;
+    let endpoint = endpoint(&config)?;
     let signal = Rc::new(RefCell::new(None));
     let transport = Rc::new(CallTransport(signal.clone()));
     let model = Rc::new(HttpModel::new(
@@ -63,10 +63,7 @@ pub fn http_model(
 pub fn test_connection(
     #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] config: JsValue,
 ) -> Promise {
-    super::promise(async move {
-        let endpoint = endpoint(&config).map_err(|e| js_error(&e))?;
-        connect::report(endpoint).await
-    })
+    super::promise(async move { connect::report(endpoint(&config)?).await })
 }
 
 fn endpoint(config: &JsValue) -> Result<Endpoint, Error> {
@@ -94,7 +91,7 @@ async fn complete(
     messages: &JsValue,
     options: &JsValue,
 ) -> Result<JsValue, JsValue> {
-    let bad = |what: &str, e: String| js_error(&Error::model(format!("httpModel: {what}: {e}")));
+    let bad = |what: &str, e: String| Error::model(format!("httpModel: {what}: {e}"));
     let messages =
         Vec::<Message>::from_value(&json_of(messages)).map_err(|e| bad("messages", e))?;
     let list = |key: &str| match json_of(&get(options, key)) {
@@ -144,8 +141,7 @@ async fn complete(
         let _ =
             signal.remove_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
     }
-    let reply = reply.map_err(|e| js_error(&e))?;
-    to_js(&End(&reply)).map_err(JsValue::from)
+    to_js(&End(&reply?))
 }
 
 /// `{key: value}`.

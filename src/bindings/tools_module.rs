@@ -18,7 +18,7 @@ use crate::tools::knowledge;
 use crate::tools::wikipedia::{self, Wiki};
 use crate::tools::{calculator, Tool, ToolError};
 use crate::trajectory::{MemoKind, MemoSource};
-use js_sys::{Promise, Reflect};
+use js_sys::Promise;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
@@ -45,7 +45,7 @@ impl Toolbox {
         let tools = match kind {
             "calculator" => vec![calculator::tool()],
             "wiki" => {
-                let api = text("api").ok_or_else(|| bad("wiki needs {api}"))?;
+                let api = text("api").ok_or_else(|| Error::config("wiki needs {api}"))?;
                 let variant = match text("variant").as_deref() {
                     Some("zh-cn") => Some("zh-cn"),
                     _ => None,
@@ -53,19 +53,23 @@ impl Toolbox {
                 wikipedia::tools(Wiki { api, variant }, transport())
             }
             "offline" => {
-                let pages = text("pages").ok_or_else(|| bad("offline needs {pages}"))?;
+                let pages = text("pages").ok_or_else(|| Error::config("offline needs {pages}"))?;
                 let lang = text("lang").unwrap_or_default();
-                knowledge::tools_from(&pages, &lang).map_err(|e| js_error(&e))?
+                knowledge::tools_from(&pages, &lang)?
             }
             "docs" => match text("url") {
                 Some(url) => vec![docs::tool_from_url(&url, transport())],
                 None => {
                     let list = read_docs(&json_of(&get(&config, "docs")))
-                        .map_err(|e| bad(&format!("docs: {e}")))?;
+                        .map_err(|e| Error::config(format!("docs: {e}")))?;
                     vec![docs::tool(list)]
                 }
             },
-            other => return Err(bad(&format!("no built-in tools of the kind \"{other}\""))),
+            other => {
+                return Err(
+                    Error::config(format!("no built-in tools of the kind \"{other}\"")).into(),
+                )
+            }
         };
         Ok(Toolbox { tools })
     }
@@ -76,7 +80,7 @@ impl Toolbox {
         let input = json_of(&input);
         let name = name.to_string();
         future_to_promise(async move {
-            let tool = tool.ok_or_else(|| bad(&format!("no tool called {name} here")))?;
+            let tool = tool.ok_or_else(|| Error::config(format!("no tool called {name} here")))?;
             match tool.call(&input).await {
                 Ok(output) => Ok(output.text.into()),
                 Err(error) => Err(thrown(&error)),
@@ -90,13 +94,10 @@ impl Toolbox {
 /// to `covers`.
 #[wasm_bindgen]
 pub fn memo(trajectory: &str, kind: &str, covers: u32) -> Result<String, JsValue> {
-    let document = crate::json::from_str(trajectory).map_err(|e| bad(&format!("memo: {e}")))?;
-    let kind = MemoKind::from_value(&Value::String(kind.into())).map_err(|e| bad(&e))?;
+    let document =
+        crate::json::from_str(trajectory).map_err(|e| Error::config(format!("memo: {e}")))?;
+    let kind = MemoKind::from_value(&Value::String(kind.into())).map_err(Error::config)?;
     Ok(extract(&MemoSource::read(&document), kind, covers))
-}
-
-fn bad(message: &str) -> JsValue {
-    js_error(&Error::config(message))
 }
 
 fn thrown(error: &ToolError) -> JsValue {
@@ -104,7 +105,5 @@ fn thrown(error: &ToolError) -> JsValue {
         ToolError::BadInput(message) => ("bad_input", message),
         ToolError::Failed(message) => ("failed", message),
     };
-    let js = js_sys::Error::new(message);
-    let _ = Reflect::set(&js, &"kind".into(), &kind.into());
-    js.into()
+    js_error(message, kind)
 }
