@@ -4,7 +4,7 @@
 use super::host::WebHost;
 use super::js_model::JsModel;
 use super::js_tool::JsTool;
-use super::{get, json_of, read_settings, to_js};
+use super::{get, json_of, read_settings, to_js, OnAbort};
 use crate::agent::Agent;
 use crate::chat::ToolSpec;
 use crate::error::Error;
@@ -212,18 +212,9 @@ impl JsAgent {
             Err(e) => return Promise::reject(&e.into()),
         };
         super::promise(async move {
-            // The AbortSignal sets the loop's abort flag; the closure (made only when there is
-            // a signal) must live as long as the run, so it is kept here and removed at the end.
-            let listener = signal.as_ref().map(|signal| {
-                let abort = agent.abort.clone();
-                let listener = Closure::<dyn FnMut()>::new(move || abort.abort());
-                let _ = signal
-                    .add_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
-                if signal.aborted() {
-                    agent.abort.abort();
-                }
-                listener
-            });
+            // The AbortSignal sets the loop's abort flag while the run lasts.
+            let abort = agent.abort.clone();
+            let _listener = signal.map(|s| OnAbort::new(&s, move || abort.abort()));
             let mut on_event = |event: &Event| {
                 // Converted only when someone listens; an exception in the page's handler
                 // must not stop the agent.
@@ -237,12 +228,6 @@ impl JsAgent {
                     let paused = || pause.as_ref().is_some_and(|p| p.aborted());
                     agent.resume(&mut trajectory, &paused, &mut on_event).await
                 }
-            }
-            if let (Some(signal), Some(listener)) = (&signal, &listener) {
-                let _ = signal.remove_event_listener_with_callback(
-                    "abort",
-                    listener.as_ref().unchecked_ref(),
-                );
             }
             to_js(&trajectory)
         })

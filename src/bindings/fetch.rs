@@ -7,6 +7,7 @@
 //! the provider stop generating. The user's `AbortSignal` aborts it too; that listener is a JS
 //! closure, so it is kept alive in the body and removed with it.
 
+use super::OnAbort;
 use crate::error::{Error, ErrorKind};
 use crate::host::LocalBoxFuture;
 use crate::http::{Body, HttpRequest, HttpResponse, Method, Transport};
@@ -96,25 +97,16 @@ impl Body for WebBody {
 /// Owns a request's controller and the listener forwarding the user's abort to it.
 struct Guard {
     controller: AbortController,
-    signal: Option<(AbortSignal, Closure<dyn FnMut()>)>,
+    _user: Option<OnAbort>,
     finished: bool,
 }
 
 impl Guard {
     fn new(controller: AbortController, user: Option<&AbortSignal>) -> Guard {
-        let signal = user.map(|user| {
-            let inner = controller.clone();
-            let listener = Closure::<dyn FnMut()>::new(move || inner.abort());
-            let _ =
-                user.add_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
-            (user.clone(), listener)
-        });
-        if user.is_some_and(|u| u.aborted()) {
-            controller.abort();
-        }
+        let inner = controller.clone();
         Guard {
+            _user: user.map(|user| OnAbort::new(user, move || inner.abort())),
             controller,
-            signal,
             finished: false,
         }
     }
@@ -124,10 +116,6 @@ impl Drop for Guard {
     fn drop(&mut self) {
         if !self.finished {
             self.controller.abort(); // stop the stream: the provider stops generating
-        }
-        if let Some((user, listener)) = &self.signal {
-            let _ = user
-                .remove_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
         }
     }
 }

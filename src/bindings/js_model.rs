@@ -25,7 +25,7 @@
 //! Why the closures live as long as the model: JS may call `onDelta` (and the user's signal its
 //! listener) at any time while the run lasts, so both are owned here and dropped with the run.
 
-use super::{describe, get, json_of, to_js, type_of};
+use super::{describe, get, json_of, to_js, type_of, OnAbort};
 use crate::chat::{Message, Thinking, ToolSpec};
 use crate::error::{Error, ErrorKind};
 use crate::host::LocalBoxFuture;
@@ -50,9 +50,9 @@ pub struct JsModel {
     inbox: Rc<RefCell<Inbox>>,
     /// What every call's `onDelta` calls, with the number of its call (see `Inbox::call`).
     on_delta: Closure<dyn FnMut(u32, JsValue) -> bool>,
-    /// The user's signal (the page's Stop button), and its listener, which aborts the call in
+    /// The listener on the user's signal (the page's Stop button), which aborts the call in
     /// flight.
-    user: Option<(AbortSignal, Closure<dyn FnMut()>)>,
+    _user: Option<OnAbort>,
 }
 
 // One call of the model function: its options made in JS in one go (`onDelta` bound to the
@@ -169,25 +169,21 @@ impl JsModel {
                 true
             }
         });
+        let shared = inbox.clone();
         let user = signal.map(|signal| {
-            let shared = inbox.clone();
-            let listener = Closure::<dyn FnMut()>::new(move || {
+            OnAbort::new(&signal, move || {
                 let mut inbox = shared.borrow_mut();
                 inbox.aborted = true;
                 inbox.abort_call();
                 inbox.wake();
-            });
-            let _ =
-                signal.add_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
-            inbox.borrow_mut().aborted = signal.aborted();
-            (signal, listener)
+            })
         });
         JsModel {
             function,
             sent: RefCell::default(),
             inbox,
             on_delta,
-            user,
+            _user: user,
         }
     }
 
@@ -246,15 +242,6 @@ impl JsModel {
             Poll::Pending
         })
         .await
-    }
-}
-
-impl Drop for JsModel {
-    fn drop(&mut self) {
-        if let Some((signal, listener)) = &self.user {
-            let listener = listener.as_ref().unchecked_ref();
-            let _ = signal.remove_event_listener_with_callback("abort", listener);
-        }
     }
 }
 

@@ -98,6 +98,30 @@ pub(crate) fn to_js(value: &dyn ToJson) -> Result<JsValue, JsValue> {
         .map_err(|_| JsError::new("could not convert a value for JavaScript").into())
 }
 
+/// `then`, called when `signal` aborts (at once if it has), for as long as this lives. Why a
+/// guard: the listener is a JS closure, which must live while JS may call it (as long as the
+/// run, the call or the request it stops), and is removed from the signal when it goes.
+pub(crate) struct OnAbort(web_sys::AbortSignal, Closure<dyn FnMut()>);
+
+impl OnAbort {
+    pub(crate) fn new(signal: &web_sys::AbortSignal, mut then: impl FnMut() + 'static) -> OnAbort {
+        if signal.aborted() {
+            then();
+        }
+        let listener = Closure::<dyn FnMut()>::new(then);
+        let _ = signal.add_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
+        OnAbort(signal.clone(), listener)
+    }
+}
+
+impl Drop for OnAbort {
+    fn drop(&mut self) {
+        let OnAbort(signal, listener) = self;
+        let _ =
+            signal.remove_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
+    }
+}
+
 /// `future` as a Promise, through one boxed type: the executor's glue (`future_to_promise`'s)
 /// is compiled once for all the futures given here, not again for each one's type (size).
 pub(crate) fn promise(

@@ -17,7 +17,7 @@
 use super::connect;
 use super::fetch::WebTransport;
 use super::host::WebHost;
-use super::{get, json_of, to_js};
+use super::{get, json_of, to_js, OnAbort};
 use crate::chat::{Message, ToolSpec, Usage};
 use crate::error::Error;
 use crate::host::{Abort, LocalBoxFuture};
@@ -105,16 +105,10 @@ async fn complete(
 
     // The call's signal stops the request (fetch) and the waits between retries (the flag).
     let abort = Abort::default();
-    let listener = Closure::<dyn FnMut()>::new({
-        let abort = abort.clone();
-        move || abort.abort()
-    });
-    if let Some(signal) = &signal {
-        let _ = signal.add_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
-        if signal.aborted() {
-            abort.abort();
-        }
-    }
+    let flag = abort.clone();
+    let _listener = signal
+        .as_ref()
+        .map(|s| OnAbort::new(s, move || flag.abort()));
     *call_signal.borrow_mut() = signal.clone();
     let mut forward = |delta: Delta| -> bool {
         let Some(on_delta) = &on_delta else {
@@ -137,10 +131,6 @@ async fn complete(
         abort: &abort,
     };
     let reply = model.complete(request, &mut forward).await;
-    if let Some(signal) = &signal {
-        let _ =
-            signal.remove_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
-    }
     to_js(&End(&reply?))
 }
 
