@@ -22,12 +22,12 @@ use crate::chat::{Message, ToolSpec, Usage};
 use crate::error::Error;
 use crate::host::{Abort, LocalBoxFuture};
 use crate::http::{HttpRequest, HttpResponse, Transport};
-use crate::json::FromJson;
+use crate::json::{FromJson, Value};
 use crate::llm::http::{HttpModel, Settings as Endpoint};
-use crate::llm::{Delta, Model, Reply, Request};
+use crate::llm::{Delta, Model, Request};
 use crate::settings::read_provider;
-use crate::to_json::{JsonWriter, Object as JsonObject, ToJson};
-use js_sys::{Function, Object, Promise, Reflect};
+use crate::to_json::{JsonWriter, Object, ToJson};
+use js_sys::{Function, Promise};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -94,9 +94,12 @@ async fn complete(
     let bad = |what: &str, e: String| Error::model(format!("httpModel: {what}: {e}"));
     let messages =
         Vec::<Message>::from_value(&json_of(messages)).map_err(|e| bad("messages", e))?;
-    let list = |key: &str| match json_of(&get(options, key)) {
-        crate::json::Value::Null => crate::json::Value::Array(Vec::new()),
-        value => value,
+    // `{stop, tools}` read as JSON (a list left out is empty); the signal and `onDelta` as
+    // they are.
+    let read = json_of(options);
+    let list = |key: &str| match &read[key] {
+        Value::Null => Value::Array(Vec::new()),
+        value => value.clone(),
     };
     let stop = Vec::<String>::from_value(&list("stop")).map_err(|e| bad("stop", e))?;
     let tools = Vec::<ToolSpec>::from_value(&list("tools")).map_err(|e| bad("tools", e))?;
@@ -115,13 +118,12 @@ async fn complete(
             return true;
         };
         let value = match delta {
-            Delta::Text(text) => JsValue::from_str(text),
-            Delta::Reasoning(text) => one("reasoning", &JsValue::from_str(text)),
-            Delta::Note(text) => one("note", &JsValue::from_str(text)),
-            Delta::Usage(usage) => one("usage", &counts(&usage)),
+            Delta::Text(text) => Ok(JsValue::from_str(text)),
+            Delta::Reasoning(text) => to_js(&Object(&[("reasoning", &text)])),
+            Delta::Note(text) => to_js(&Object(&[("note", &text)])),
+            Delta::Usage(usage) => to_js(&Object(&[("usage", &Counts(&usage))])),
         };
-        on_delta
-            .call1(&JsValue::NULL, &value)
+        (value.and_then(|value| on_delta.call1(&JsValue::NULL, &value)))
             .is_ok_and(|more| more.as_bool() != Some(false))
     };
     let request = Request {
@@ -130,22 +132,17 @@ async fn complete(
         tools: &tools,
         abort: &abort,
     };
-    let reply = model.complete(request, &mut forward).await;
-    to_js(&End(&reply?))
-}
-
-/// `{key: value}`.
-fn one(key: &str, value: &JsValue) -> JsValue {
-    let object = Object::new();
-    let _ = Reflect::set(&object, &key.into(), value);
-    object.into()
+    let reply = model.complete(request, &mut forward).await?;
+    // The end of the reply, as a JS model returns it (its text went through `onDelta`).
+    let usage = reply.usage.as_ref().map(Counts);
+    to_js(&Object(&[
+        ("toolCalls", &reply.tool_calls),
+        ("usage", &usage),
+        ("thinking", &reply.thinking),
+    ]))
 }
 
 /// Token counts as a JS model reports them.
-fn counts(usage: &Usage) -> JsValue {
-    to_js(&Counts(usage)).unwrap_or(JsValue::NULL)
-}
-
 struct Counts<'a>(&'a Usage);
 
 impl ToJson for Counts<'_> {
@@ -154,21 +151,5 @@ impl ToJson for Counts<'_> {
             ("promptTokens", &self.0.prompt_tokens),
             ("completionTokens", &self.0.completion_tokens),
         ]);
-    }
-}
-
-/// The end of a reply, as a JS model returns it (its text went through `onDelta`).
-struct End<'a>(&'a Reply);
-
-impl ToJson for End<'_> {
-    fn write_json(&self, out: &mut JsonWriter) {
-        let reply = self.0;
-        let usage = reply.usage.as_ref().map(Counts);
-        JsonObject(&[
-            ("toolCalls", &reply.tool_calls),
-            ("usage", &usage),
-            ("thinking", &reply.thinking),
-        ])
-        .write_json(out);
     }
 }
