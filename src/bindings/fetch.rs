@@ -7,14 +7,21 @@
 //! the provider stop generating. The user's `AbortSignal` aborts it too; that listener is a JS
 //! closure, so it is kept alive in the body and removed with it.
 
-use super::OnAbort;
+use super::{get, OnAbort};
 use crate::error::{Error, ErrorKind};
 use crate::host::LocalBoxFuture;
 use crate::http::{Body, HttpRequest, HttpResponse, Method, Transport};
-use js_sys::{Function, Object, Reflect, Uint8Array};
+use js_sys::{Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal, ReadableStreamDefaultReader, Response};
+
+#[wasm_bindgen]
+extern "C" {
+    // The global `fetch`, looked up when called: a page's, a Worker's or Node's.
+    #[wasm_bindgen(catch)]
+    fn fetch(url: &str, init: &Object) -> Result<Promise, JsValue>;
+}
 
 /// `fetch`, abortable by the run's signal.
 pub struct WebTransport {
@@ -40,15 +47,8 @@ impl Transport for WebTransport {
                 let _ = Reflect::set(&init, &"body".into(), &request.body.into());
             }
             let _ = Reflect::set(&init, &"signal".into(), &guard.controller.signal());
-            let global = js_sys::global();
-            let fetch = Reflect::get(&global, &"fetch".into())
-                .ok()
-                .and_then(|f| f.dyn_into::<Function>().ok())
-                .ok_or_else(|| network("this environment has no fetch"))?;
-            let promise = fetch
-                .call2(&global, &request.url.into(), &init)
-                .map_err(|e| failure(&e))?;
-            let response: Response = JsFuture::from(js_sys::Promise::from(promise))
+            let promise = fetch(&request.url, &init).map_err(|e| failure(&e))?;
+            let response: Response = JsFuture::from(promise)
                 .await
                 .map_err(|e| failure(&e))?
                 .unchecked_into();
@@ -83,13 +83,11 @@ impl Body for WebBody {
             let result = JsFuture::from(reader.read())
                 .await
                 .map_err(|e| failure(&e))?;
-            let done = Reflect::get(&result, &"done".into()).map_or(true, |d| d.is_truthy());
-            if done {
+            if get(&result, "done").is_truthy() {
                 self.guard.finished = true;
                 return Ok(None);
             }
-            let value = Reflect::get(&result, &"value".into()).unwrap_or(JsValue::UNDEFINED);
-            Ok(Some(Uint8Array::new(&value).to_vec()))
+            Ok(Some(Uint8Array::new(&get(&result, "value")).to_vec()))
         })
     }
 }
@@ -126,16 +124,9 @@ fn network(message: &str) -> Error {
 
 /// A rejected fetch or read: an abort, or a network failure in the browser's words.
 fn failure(error: &JsValue) -> Error {
-    let name = Reflect::get(error, &"name".into())
-        .ok()
-        .and_then(|n| n.as_string())
-        .unwrap_or_default();
-    if name == "AbortError" {
+    if get(error, "name").as_string().as_deref() == Some("AbortError") {
         return Error::aborted();
     }
-    let message = Reflect::get(error, &"message".into())
-        .ok()
-        .and_then(|m| m.as_string())
-        .unwrap_or_else(|| "the request failed".into());
-    network(&message)
+    let message = get(error, "message").as_string();
+    network(&message.unwrap_or_else(|| "the request failed".into()))
 }
