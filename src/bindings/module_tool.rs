@@ -98,14 +98,9 @@ impl Elsewhere for FromModule {
     ) -> LocalBoxFuture<'_, Result<String, Error>> {
         Box::pin(async move {
             let memo = modules::export("tao_tools", "the tools' module", "memo").await?;
-            let written = memo
-                .call3(
-                    &JsValue::NULL,
-                    &trajectory.into(),
-                    &kind.into(),
-                    &covers.into(),
-                )
-                .map_err(|e| Error::config(describe(&e)))?;
+            let (trajectory, kind) = (trajectory.into(), kind.into());
+            let written = memo.call3(&JsValue::NULL, &trajectory, &kind, &covers.into());
+            let written = written.map_err(|e| Error::config(describe(&e)))?;
             Ok(written.as_string().unwrap_or_default())
         })
     }

@@ -43,11 +43,8 @@ pub fn http_model(
     let endpoint = endpoint(&config)?;
     let signal = Rc::new(RefCell::new(None));
     let transport = Rc::new(CallTransport(signal.clone()));
-    let model = Rc::new(HttpModel::new(
-        endpoint,
-        transport,
-        Rc::new(WebHost { approve: None }),
-    ));
+    let host = Rc::new(WebHost { approve: None });
+    let model = Rc::new(HttpModel::new(endpoint, transport, host));
     let function = Closure::<dyn FnMut(JsValue, JsValue) -> Promise>::new(
         move |messages: JsValue, options: JsValue| {
             let (model, signal) = (model.clone(), signal.clone());
