@@ -3,9 +3,10 @@
 //!   <script type="module" src="tao-agent/tao.js"></script>
 //!   <tao-agent scenario="apple-ceo" autorun></tao-agent>
 //!
-//! In Shadow DOM: its styles (`tao-agent.css`, the demo page's cards and colours) stay inside,
-//! and the host page's styles stay out, but for what the host sets on purpose: CSS custom
-//! properties on the element (`--thought`, `--surface`, `--font`, …) and `::part()`s. It draws the
+//! In Shadow DOM: its styles (`tao-agent.css`, the demo page's cards and colours, shipped in
+//! its JavaScript: `styles.js`) stay inside, and the host page's styles stay out, the inherited
+//! ones too (font, colour), but for what the host sets on purpose: CSS custom properties on the
+//! element (`--thought`, `--surface`, `--font`, …), `::part()`s and `theme`. It draws the
 //! trajectory with `<tao-trajectory>` exactly as the demo page does, under a task box with Run
 //! and Stop. Every run makes a fresh `Agent` from the attributes and properties below, so a
 //! changed attribute takes effect at the next run.
@@ -24,14 +25,19 @@
 //! | `task`      | the task in the box                                                      |
 //! | `max-steps` | steps before the run stops without an answer                             |
 //! | `autorun`   | run `task` (or the scenario's) as soon as the element is ready           |
+//! | `theme`     | `light`, `dark`, or `auto` (the default: as the reader's system prefers)  |
 //!
 //! Properties: `apiKey` (memory only, never reflected to an attribute), `model` (a provider's
 //! model name, or a JS function that plays the model, as `Agent`'s `model` option), `replies`
-//! (strings for the offline scripted model), `options` (any other `Agent` settings),
-//! `registerTool(spec, fn)`, `run(task?)`, `stop()`, `trajectory`, `ready`. Events: each agent
-//! event as a bubbling, composed `CustomEvent` named `tao-<type>` with the event as `detail`
-//! (`tao-step`, `tao-thought`, `tao-action`, `tao-observation`, `tao-answer`, `tao-stopped`, …),
-//! then `tao-done` with the trajectory; `tao-error` when a run cannot start.
+//! (strings for the offline scripted model), `options` (any other `Agent` settings), `theme`
+//! (the attribute), `registerTool(spec, fn)`, `run(task?)`, `stop()`, `trajectory`, `ready`.
+//! A property set before the element was defined (a script that ran before the package loaded,
+//! as with a lazy import, a CDN or a framework) is kept: the class takes it over when it arrives.
+//! Events: each agent event as a bubbling, composed `CustomEvent` named `tao-<type>` with the
+//! event as `detail` (`tao-step`, `tao-thought`, `tao-action`, `tao-observation`, `tao-answer`,
+//! `tao-stopped`, …), then `tao-done` with the trajectory; `tao-error` (`{message, kind}`) when
+//! the element cannot load (the wasm or its data: kind "load"), when its `scenario` is unknown,
+//! or when a run cannot start.
 //!
 //! The scenarios, the pages of the offline `search` and the Chinese prompts are not in the wasm:
 //! the element fetches them (`data/` beside this module) only when it needs them, for a
@@ -44,6 +50,8 @@ import init, { Agent, scenarios, loadOfflineData } from "./tao_agent.js";
 import { setLang, loadLang } from "./i18n.js";
 import { offlineLoader, offlineNeeds } from "./offline-data.js";
 import { drive, withAgent, free, humanModel, modelLabel, messageOf, failed } from "./drive.js";
+import { shadowSheet, themeOf } from "./styles.js";
+import { packaged } from "./packaged.js";
 
 /** The element's own words; the cards' words come from the demo page's `i18n.js`. */
 const WORDS = {
@@ -62,8 +70,11 @@ const WORDS = {
   },
 };
 
-/** The shadow tree; every piece of text is set with `textContent` later, never as markup. */
-const TEMPLATE = `
+/**
+ * The shadow tree; every piece of text is set with `textContent` later, never as markup. Its one
+ * child, `.tao-root`, is where the host page's inherited styles stop (tao-agent.css).
+ */
+const TEMPLATE = `<div class="tao-root">
   <form part="form" class="tao-form" autocomplete="off">
     <label part="label" for="task"></label>
     <textarea part="task" id="task" name="task" rows="2" required></textarea>
@@ -75,21 +86,28 @@ const TEMPLATE = `
   <p part="error" class="error" role="alert" hidden></p>
   <p part="status" class="status" role="status"></p>
   <h2 class="visually-hidden" id="trajectory-title" data-heading></h2>
-  <tao-trajectory part="trajectory" class="trajectory" role="log" aria-labelledby="trajectory-title"></tao-trajectory>`;
+  <tao-trajectory part="trajectory" class="trajectory" role="log" aria-labelledby="trajectory-title"></tao-trajectory>
+</div>`;
+
+/** The properties a page may have set on an element before its class was defined. */
+const PROPERTIES = ["apiKey", "model", "replies", "options", "theme"];
 
 let loading = null;
 /** Loads the wasm core once for every element of the page (`init()` of the package entry). */
 function load() {
-  loading ??= init({ module_or_path: new URL("./tao_agent_bg.wasm", import.meta.url) });
+  const wasm = packaged(new URL("./tao_agent_bg.wasm", import.meta.url));
+  loading ??= init({ module_or_path: wasm }).catch((e) => {
+    throw Object.assign(new Error(`could not load the core (${wasm.href}): ${messageOf(e)}`), { kind: "load" });
+  });
   return loading;
 }
 
 /** Loads the offline data (`data/` beside this module) into the core, each file once. Each
  * file's URL is written out, so that bundlers copy the files (src/bindings/modules.rs says why). */
 const DATA = {
-  scenarios: new URL("./data/scenarios.json", import.meta.url),
-  knowledge: new URL("./data/knowledge.json", import.meta.url),
-  zh: new URL("./data/zh.json", import.meta.url),
+  scenarios: packaged(new URL("./data/scenarios.json", import.meta.url)),
+  knowledge: packaged(new URL("./data/knowledge.json", import.meta.url)),
+  zh: packaged(new URL("./data/zh.json", import.meta.url)),
 };
 const loadData = offlineLoader(DATA, () => load().then(() => ({ loadOfflineData })));
 
@@ -107,7 +125,7 @@ export function fetchOfflineData(names = ["scenarios", "knowledge", "zh"]) {
 const ElementBase = globalThis.HTMLElement ?? class {};
 
 export class TaoAgent extends ElementBase {
-  static observedAttributes = ["lang", "task", "scenario"];
+  static observedAttributes = ["lang", "task", "scenario", "theme"];
 
   #root = null;
   #apiKey = "";
@@ -122,11 +140,18 @@ export class TaoAgent extends ElementBase {
 
   constructor() {
     super();
+    // A property set before this class was defined is an own property of the element, which
+    // hides the class's setter: take it off and set it again, through the setter. (This is the
+    // constructor of the upgrade, when the element was in the page before its definition.)
+    for (const name of PROPERTIES) {
+      if (Object.hasOwn(this, name)) {
+        const value = this[name];
+        delete this[name];
+        this[name] = value;
+      }
+    }
     this.#root = this.attachShadow({ mode: "open" });
-    const sheet = document.createElement("link");
-    sheet.rel = "stylesheet";
-    sheet.href = new URL("./tao-agent.css", import.meta.url).href;
-    this.#root.append(sheet);
+    this.#root.adoptedStyleSheets = [shadowSheet(this.theme)];
     this.#root.append(document.createRange().createContextualFragment(TEMPLATE));
     this.#part("form").addEventListener("submit", (e) => {
       e.preventDefault();
@@ -151,11 +176,15 @@ export class TaoAgent extends ElementBase {
     this.#ready = Promise.all([load(), loadData(offlineNeeds(this.config()))]).then(
       () => {
         this.#status(this.#say("ready"));
+        if (!this.#checkScenario()) return;
         this.#fillTask();
         if (this.hasAttribute("autorun")) this.run().catch(() => {});
       },
       (e) => {
+        // The wasm or a data file did not load (a wrong path, a server without the files).
+        this.#status("");
         this.#error(`${this.#say("load")} ${messageOf(e)}`);
+        this.#emit("error", { message: messageOf(e), kind: "load" });
         throw e;
       },
     );
@@ -163,13 +192,25 @@ export class TaoAgent extends ElementBase {
   }
 
   attributeChangedCallback(name) {
+    if (!this.#root) return; // a property taken over in the constructor, before the tree exists
+    if (name === "theme") this.#root.adoptedStyleSheets = [shadowSheet(this.theme)];
     if (name === "lang") {
       this.#words();
       this.#loadWords();
     }
-    if (this.#touched || !loading) return;
-    if (name === "scenario" && this.getAttribute("scenario")) loadData(offlineNeeds(this.config())).then(() => this.#fillTask(), () => {});
-    else this.#fillTask();
+    if (name === "theme" || this.#touched || !this.#ready) return; // before that, connectedCallback does it
+    if (name === "scenario" && this.getAttribute("scenario")) {
+      const fill = () => this.#checkScenario() && (this.#error(""), this.#fillTask()); // a known one: the old error goes
+      loadData(offlineNeeds(this.config())).then(fill, () => {});
+    } else this.#fillTask();
+  }
+
+  /** `light`, `dark`, or `auto` (as the reader's system prefers): the `theme` attribute. */
+  get theme() {
+    return themeOf(this.getAttribute("theme"));
+  }
+  set theme(value) {
+    this.setAttribute("theme", themeOf(value));
   }
 
   /** Resolves once the wasm core (and the offline data its settings read, such as a `scenario`'s) is loaded; rejects if it cannot be. */
@@ -265,7 +306,11 @@ export class TaoAgent extends ElementBase {
    * the run cannot start (a bad setting: the message is shown and sent as `tao-error`).
    */
   async run(task) {
-    await this.ready;
+    try {
+      await this.ready;
+    } catch (e) {
+      throw this.#fail(e, "load");
+    }
     const config = this.config();
     try {
       await loadData(offlineNeeds(config));
@@ -282,8 +327,8 @@ export class TaoAgent extends ElementBase {
     this.#error("");
     let agent;
     try {
+      agent = new Agent(config); // first: a wrong setting (an unknown scenario) says so before an empty task
       if (!task) throw Object.assign(new Error(this.#say("placeholder")), { kind: "config" });
-      agent = new Agent(config);
       for (const { spec, fn } of this.#tools) agent.registerTool(spec, fn);
     } catch (e) {
       free(agent);
@@ -321,10 +366,33 @@ export class TaoAgent extends ElementBase {
   }
 
   /** A run that could not start: shown, and sent as `tao-error`; returns the error to throw. */
-  #fail(e) {
-    this.#error(failed(e));
-    this.#emit("error", { message: messageOf(e), kind: e?.kind ?? "config" });
+  #fail(e, kind = "config", shown = failed(e)) {
+    this.#error(shown);
+    this.#emit("error", { message: messageOf(e), kind: e?.kind ?? kind });
     return e;
+  }
+
+  /**
+   * Whether the `scenario` attribute names a built-in scenario (or none); if not, says so at
+   * once, as a run would (the core's message lists the scenarios), rather than wait for Run.
+   */
+  #checkScenario() {
+    const name = this.getAttribute("scenario");
+    let known = false;
+    try {
+      known = scenarios(this.#lang()).some((s) => s.name === name);
+    } catch {
+      /* not loaded: the Agent below says what is missing */
+    }
+    if (!name || known) return true;
+    try {
+      free(new Agent({ scenario: name }));
+      return true;
+    } catch (e) {
+      this.#status("");
+      this.#fail(e, "config", messageOf(e));
+      return false;
+    }
   }
 
   /** Stops the run in flight (it resolves with `stop.reason` "aborted"). */

@@ -81,12 +81,14 @@ export type TaoAgentEventMap = {
 } & {
   /** The run ended: its trajectory (also when stopped or failed). */
   "tao-done": CustomEvent<Trajectory>;
-  /** A run could not start (a bad setting, an empty task): its message and kind. */
-  "tao-error": CustomEvent<{ message: string; kind: TaoErrorKind }>;
+  /** A run could not start (a bad setting, an unknown scenario, an empty task: `kind` one of tao's) or the element could not load its wasm or data (`kind: "load"`): its message and kind. */
+  "tao-error": CustomEvent<{ message: string; kind: TaoErrorKind | "load" }>;
 };
 
-/** `<tao-agent>`: an agent with a task box, Run and Stop, drawing its trajectory (see the README, "Embed"). */
+/** `<tao-agent>`: an agent with a task box, Run and Stop, drawing its trajectory (see docs/api.md). Properties set before the element is defined are kept. */
 export declare class TaoAgent extends ElementBase {
+  /** `light`, `dark`, or `auto` (the reader's system, the default); reflects the `theme` attribute. */
+  theme: "light" | "dark" | "auto";
   /** The API key: memory only, never reflected to an attribute, never in events or trajectories. */
   apiKey: string;
   /** The provider's model name (the `model` attribute), or a JS function that plays the model. */

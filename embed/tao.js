@@ -18,19 +18,22 @@ export * from "./tao_agent.js";
 import coreInit, { Agent as CoreAgent, version } from "./tao_agent.js";
 import { TaoAgent, fetchOfflineData } from "./tao-agent.js";
 import { TaoTrajectory } from "./trajectory.js";
+import { packaged } from "./packaged.js";
 export { TaoAgent, TaoTrajectory, fetchOfflineData };
 
 /** The core's wasm, beside this file (named so that bundlers copy it: src/bindings/modules.rs). */
-const WASM = new URL("./tao_agent_bg.wasm", import.meta.url);
+const BESIDE = new URL("./tao_agent_bg.wasm", import.meta.url);
+const WASM = packaged(BESIDE);
 
 /**
  * Loads the wasm core, once (the core's own `init`; by default `tao_agent_bg.wasm` beside this
- * file). Vite's dev server copies a package's code into node_modules/.vite/deps/ and leaves the
- * files it loads by URL behind, so the wasm is not found there: the error then says what to set.
+ * file, or in the package's folder under Vite's dev server: packaged.js). Where even that is not
+ * found under the dev server (the package installed under another name), the error says what to
+ * set.
  */
 export default function init(input) {
   return coreInit(input ?? { module_or_path: WASM }).catch((error) => {
-    if (input !== undefined || !WASM.pathname.includes("/.vite/deps/")) throw error;
+    if (input !== undefined || WASM === BESIDE) throw error;
     const fix = 'Vite\'s dev server moved tao-agent into node_modules/.vite/deps/ without its wasm: add `optimizeDeps: { exclude: ["tao-agent"] }` to vite.config.js';
     throw Object.assign(new Error(`could not load tao's wasm from ${WASM.pathname} (${error?.message ?? error}); ${fix}`, { cause: error }), { kind: "config" });
   });

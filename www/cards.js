@@ -8,7 +8,8 @@
 //! The rule: every piece of model or tool text reaches the page through `textContent` (`el()`),
 //! never as HTML, because it is untrusted — a model can be talked into writing `<img onerror=…>`.
 //! A chart a tool returned with its observation (`picture`) is drawn by `chart.js` (loaded with
-//! the first chart) as SVG built from its numbers, by the same rule.
+//! the first chart) as SVG built from its numbers, and an answer's Markdown by `markdown.js`
+//! (loaded when a run begins), by the same rule.
 
 import { t, stepLabel } from "./i18n.js";
 
@@ -50,6 +51,7 @@ export function card(kind, label) {
 }
 
 export function taskCard(task, meta = {}) {
+  loadMarkdown(); // an answer may come soon: its renderer with it
   const box = card("task", t("card.task"));
   box.append(el("p", { class: "card-text task-text" }, task ?? ""));
   const bits = [
@@ -142,10 +144,32 @@ export function approvalCard(tool, approved) {
   return box;
 }
 
+/**
+ * The answer, drawn from its Markdown (bold, lists, code, links: `markdown.js`). Until that
+ * module is here (it is fetched when a run begins, off the first load) the answer shows as plain
+ * text, and is drawn again when it comes.
+ */
 export function answerCard(text) {
   const box = card("answer", t("card.answer"));
-  box.append(el("p", { class: "card-text answer-text" }, text ?? ""));
+  const draw = () => renderMarkdown(text ?? "", "card-text answer-text md");
+  if (renderMarkdown) box.append(draw());
+  else {
+    const plain = el("p", { class: "card-text answer-text" }, text ?? "");
+    box.append(plain);
+    loadMarkdown().then(() => renderMarkdown && plain.replaceWith(draw()));
+  }
   return box;
+}
+
+let renderMarkdown = null;
+let markdownLoad = null;
+/** Loads `markdown.js` once (a failed load is tried again next time; the answer stays plain text). */
+function loadMarkdown() {
+  markdownLoad ??= import("./markdown.js").then(
+    (m) => (renderMarkdown = m.markdown),
+    () => (markdownLoad = null),
+  );
+  return markdownLoad;
 }
 
 export function repairCard(why, message, label = t("card.repair")) {

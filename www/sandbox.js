@@ -15,6 +15,8 @@
 //   const out = await runWasmTool(bytes, "10 km to mi", { fuel: 200_000_000 });
 //   out.observation  // "10 km = 6.21371 mi\n"; out.isError, out.fuelUsed, out.stopped ...
 
+import { packaged } from "./packaged.js";
+
 /** Default wall-clock limit per call, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -35,7 +37,13 @@ const pending = new Map();
 /** The current Worker, created on first use. */
 function currentWorker() {
   if (worker) return worker;
-  worker = new Worker(new URL("./sandbox-worker.js", import.meta.url), { type: "module" });
+  // Bundlers follow this exact form, a Worker of a `new URL(…, import.meta.url)`, to build the
+  // Worker's file; under Vite's dev server it is found in the package's folder (packaged.js).
+  const beside = new URL("./sandbox-worker.js", import.meta.url);
+  worker =
+    packaged(beside) === beside
+      ? new Worker(new URL("./sandbox-worker.js", import.meta.url), { type: "module" })
+      : new Worker(packaged(beside), { type: "module" });
   worker.onmessage = (event) => {
     const { id, result, error } = event.data;
     const call = pending.get(id);

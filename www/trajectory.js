@@ -15,6 +15,11 @@
 //!
 //! The class is registered as `tao-trajectory` in `elements.js`, not here, so an embedder can
 //! register it under another name or subclass it first.
+//!
+//! The demo page styles it with its own sheet (style.css). The package (`dist/`) styles a view
+//! that stands alone on a page from its own JavaScript (`embed/styles.js`, through
+//! `adoptStyles`), with rules scoped to the view, in the light or dark `theme` its attribute
+//! names (`auto`, the default, follows the system).
 
 import { t } from "./i18n.js";
 import { el, taskCard, legend, setReady } from "./cards.js";
@@ -31,13 +36,22 @@ export class TaoTrajectory extends ElementBase {
   /** The trajectory drawn last by `render` (what an edit forks from). */
   #trajectory = null;
 
+  /** Styles a view where no page sheet does: set by the package (`styles.js`), null on the demo page. */
+  static adoptStyles = null;
+  static observedAttributes = ["theme"];
+
   /** The trajectory this view drew last, or null (a live view not yet rendered). */
   get trajectory() {
     return this.#trajectory;
   }
 
   connectedCallback() {
+    TaoTrajectory.adoptStyles?.(this);
     if (!this.hasChildNodes()) this.showEmpty();
+  }
+
+  attributeChangedCallback() {
+    if (this.isConnected) TaoTrajectory.adoptStyles?.(this); // a new theme
   }
 
   /** The welcome text shown before anything has run. */

@@ -4,7 +4,7 @@
 use super::host::WebHost;
 use super::js_model::JsModel;
 use super::js_tool::JsTool;
-use super::{get, js_error, json_of, read_settings, to_js};
+use super::{get, json_of, read_settings, to_js, OnAbort};
 use crate::agent::Agent;
 use crate::chat::ToolSpec;
 use crate::error::Error;
@@ -21,7 +21,9 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 // An event for the run's listener: its JSON, parsed and handed over in one call.
-#[wasm_bindgen(inline_js = "export function emit(listener, event) { listener(JSON.parse(event)); }")]
+#[wasm_bindgen(
+    inline_js = "export function emit(listener, event) { listener(JSON.parse(event)); }"
+)]
 extern "C" {
     #[wasm_bindgen(catch)]
     fn emit(listener: &Function, event: &str) -> Result<(), JsValue>;
@@ -45,9 +47,8 @@ impl JsAgent {
         #[wasm_bindgen(unchecked_param_type = "AgentConfig")] config: JsValue,
     ) -> Result<JsAgent, JsValue> {
         let model = get(&config, "model").dyn_into::<Function>().ok();
-        let settings = read_settings(&config)
-            .and_then(|s| s.require_model(model.is_some()).map(|()| s))
-            .map_err(|e| js_error(&e))?;
+        let settings = read_settings(&config)?;
+        settings.require_model(model.is_some())?;
         Ok(JsAgent {
             settings,
             model,
@@ -69,14 +70,15 @@ impl JsAgent {
         let value = json_of(&spec);
         let unchecked = value.get("parameters").is_none();
         let spec = ToolSpec::from_value(&value).map_err(|e| {
-            js_error(&Error::config(format!(
+            Error::config(format!(
                 "registerTool needs {{name, description, parameters?}}: {e}"
-            )))
+            ))
         })?;
         if spec.name.trim().is_empty() || spec.name.contains(char::is_whitespace) {
-            return Err(js_error(&Error::config(
+            return Err(Error::config(
                 "registerTool: the tool name must be one word, e.g. \"search_docs\"",
-            )));
+            )
+            .into());
         }
         let mut tools = self.js_tools.borrow_mut();
         tools.retain(|t| !t.spec.name.eq_ignore_ascii_case(&spec.name));
@@ -94,15 +96,8 @@ impl JsAgent {
     /// are described in the messages). This is exactly how the model sees the tools.
     #[wasm_bindgen(unchecked_return_type = "{ messages: TaoMessage[]; tools: ToolSpecInit[] }")]
     pub fn prompt(&self, task: String) -> Result<JsValue, JsValue> {
-        let agent = self.build(None, None).map_err(|e| js_error(&e))?;
-        let trajectory = agent.start(&task);
-        let messages = agent.prompt(&trajectory);
-        let tools = agent.tool_specs(&trajectory);
-        to_js(&crate::to_json::Object(&[
-            ("messages", &messages),
-            ("tools", &tools),
-        ]))
-        .map_err(JsValue::from)
+        let agent = self.build(None, None)?;
+        request(&agent, &agent.start(&task))
     }
 
     /// Runs `task`; resolves with the trajectory (also when aborted or when the model fails:
@@ -115,10 +110,7 @@ impl JsAgent {
         task: String,
         #[wasm_bindgen(unchecked_param_type = "RunOptions | undefined")] options: JsValue,
     ) -> Promise {
-        let trajectory = match self.build(None, None) {
-            Ok(agent) => agent.start(&task),
-            Err(e) => return Promise::reject(&js_error(&e)),
-        };
+        let trajectory = self.build(None, None).map(|agent| agent.start(&task));
         self.drive(trajectory, options, Drive::Resume)
     }
 
@@ -126,8 +118,7 @@ impl JsAgent {
     /// shows what will be sent, and `next` sends it.
     #[wasm_bindgen(unchecked_return_type = "Trajectory")]
     pub fn start(&self, task: String) -> Result<JsValue, JsValue> {
-        let agent = self.build(None, None).map_err(|e| js_error(&e))?;
-        to_js(&agent.start(&task)).map_err(JsValue::from)
+        to_js(&self.build(None, None)?.start(&task))
     }
 
     /// Advances `trajectory` to its next pause point (see the studio's *Step*): calls the
@@ -139,10 +130,7 @@ impl JsAgent {
         #[wasm_bindgen(unchecked_param_type = "Trajectory")] trajectory: JsValue,
         #[wasm_bindgen(unchecked_param_type = "RunOptions | undefined")] options: JsValue,
     ) -> Promise {
-        match read_trajectory(&trajectory) {
-            Ok(t) => self.drive(t, options, Drive::Next),
-            Err(e) => Promise::reject(&js_error(&e)),
-        }
+        self.drive(read_trajectory(&trajectory), options, Drive::Next)
     }
 
     /// Goes on from `trajectory` (paused, imported, edited, forked, or ended by an abort, an
@@ -153,10 +141,7 @@ impl JsAgent {
         #[wasm_bindgen(unchecked_param_type = "Trajectory")] trajectory: JsValue,
         #[wasm_bindgen(unchecked_param_type = "RunOptions | undefined")] options: JsValue,
     ) -> Promise {
-        match read_trajectory(&trajectory) {
-            Ok(t) => self.drive(t, options, Drive::Resume),
-            Err(e) => Promise::reject(&js_error(&e)),
-        }
+        self.drive(read_trajectory(&trajectory), options, Drive::Resume)
     }
 
     /// The exact request of step `index` of `trajectory` (1-based; by default the next step):
@@ -170,15 +155,9 @@ impl JsAgent {
         #[wasm_bindgen(unchecked_param_type = "Trajectory")] trajectory: JsValue,
         index: Option<u32>,
     ) -> Result<JsValue, JsValue> {
-        let agent = self.build(None, None).map_err(|e| js_error(&e))?;
-        let t = read_trajectory(&trajectory).map_err(|e| js_error(&e))?;
-        let earlier = t.before(index.unwrap_or(t.steps.len() as u32 + 1));
-        let (messages, tools) = (agent.prompt(&earlier), agent.tool_specs(&earlier));
-        to_js(&crate::to_json::Object(&[
-            ("messages", &messages),
-            ("tools", &tools),
-        ]))
-        .map_err(JsValue::from)
+        let agent = self.build(None, None)?;
+        let t = read_trajectory(&trajectory)?;
+        request(&agent, &t.before(index.unwrap_or(t.steps.len() as u32 + 1)))
     }
 
     /// `trajectory` as training data: one record with each step's exact prompt (rendered as
@@ -191,13 +170,13 @@ impl JsAgent {
         #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | undefined")]
         extra: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let agent = self.build(None, None).map_err(|e| js_error(&e))?;
-        let t = read_trajectory(&trajectory).map_err(|e| js_error(&e))?;
+        let agent = self.build(None, None)?;
+        let t = read_trajectory(&trajectory)?;
         let extra = match json_of(&extra) {
             Value::Object(fields) => fields,
             _ => Default::default(),
         };
-        to_js(&crate::training::record(&t, &agent, &extra)).map_err(JsValue::from)
+        to_js(&crate::training::record(&t, &agent, &extra))
     }
 }
 
@@ -212,8 +191,14 @@ enum Drive {
 
 impl JsAgent {
     /// Takes `trajectory` as far as `how` says, with `options`' listener, abort signal,
-    /// approval and pause signal, and resolves with it.
-    fn drive(&self, mut trajectory: Trajectory, options: JsValue, how: Drive) -> Promise {
+    /// approval and pause signal, and resolves with it (or rejects with the error that
+    /// stood in its place).
+    fn drive(
+        &self,
+        trajectory: Result<Trajectory, Error>,
+        options: JsValue,
+        how: Drive,
+    ) -> Promise {
         let option = |key| get(&options, key);
         let on_event = option("onEvent").dyn_into::<Function>().ok();
         let signal = option("signal").dyn_into::<web_sys::AbortSignal>().ok();
@@ -221,23 +206,15 @@ impl JsAgent {
         let approve = option("approve").dyn_into::<Function>().ok();
         // The loop is assembled before the future starts, so the future holds only what the
         // run needs (size: every value an async block holds is part of its state machine).
-        let agent = match self.build(signal.clone(), approve) {
-            Ok(agent) => agent,
-            Err(e) => return Promise::reject(&js_error(&e)),
+        let built = trajectory.and_then(|t| Ok((t, self.build(signal.clone(), approve)?)));
+        let (mut trajectory, agent) = match built {
+            Ok(built) => built,
+            Err(e) => return Promise::reject(&e.into()),
         };
         super::promise(async move {
-            // The AbortSignal sets the loop's abort flag; the closure (made only when there is
-            // a signal) must live as long as the run, so it is kept here and removed at the end.
-            let listener = signal.as_ref().map(|signal| {
-                let abort = agent.abort.clone();
-                let listener = Closure::<dyn FnMut()>::new(move || abort.abort());
-                let _ = signal
-                    .add_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
-                if signal.aborted() {
-                    agent.abort.abort();
-                }
-                listener
-            });
+            // The AbortSignal sets the loop's abort flag while the run lasts.
+            let abort = agent.abort.clone();
+            let _listener = signal.map(|s| OnAbort::new(&s, move || abort.abort()));
             let mut on_event = |event: &Event| {
                 // Converted only when someone listens; an exception in the page's handler
                 // must not stop the agent.
@@ -252,13 +229,7 @@ impl JsAgent {
                     agent.resume(&mut trajectory, &paused, &mut on_event).await
                 }
             }
-            if let (Some(signal), Some(listener)) = (&signal, &listener) {
-                let _ = signal.remove_event_listener_with_callback(
-                    "abort",
-                    listener.as_ref().unchecked_ref(),
-                );
-            }
-            to_js(&trajectory).map_err(JsValue::from)
+            to_js(&trajectory)
         })
     }
 
@@ -307,6 +278,16 @@ impl JsAgent {
             model,
         })
     }
+}
+
+/// The request of the step `trajectory` waits for: the messages, and the tool specs sent
+/// alongside them in native tool calling.
+fn request(agent: &Agent, trajectory: &Trajectory) -> Result<JsValue, JsValue> {
+    let (messages, tools) = (agent.prompt(trajectory), agent.tool_specs(trajectory));
+    to_js(&crate::to_json::Object(&[
+        ("messages", &messages),
+        ("tools", &tools),
+    ]))
 }
 
 /// A trajectory handed in from JS (one returned by `run`, edited, or imported), checked as a

@@ -1,7 +1,7 @@
 //! The core's functions besides the `Agent`: the version, the offline data and scenarios, the
 //! providers and built-in tools the page lists, the connection test and the trajectory reader.
 
-use super::{get, js_error, read_settings, to_js, type_of};
+use super::{get, read_settings, to_js, type_of};
 use crate::error::Error;
 use crate::format::Lang;
 use crate::scenarios;
@@ -25,25 +25,23 @@ pub fn version() -> String {
 pub fn load_offline_data(
     #[wasm_bindgen(unchecked_param_type = "OfflineData")] data: JsValue,
 ) -> Result<(), JsValue> {
-    let text = |key: &str| -> Result<Option<String>, JsValue> {
-        match get(&data, key) {
-            v if v.is_undefined() || v.is_null() => Ok(None),
-            v => v.as_string().map(Some).ok_or_else(|| {
-                js_error(&Error::config(format!(
-                    "loadOfflineData: {key} must be the text of data/{key}.json, not {}",
-                    type_of(&v)
-                )))
-            }),
-        }
+    let text = |key: &str| match get(&data, key) {
+        v if v.is_undefined() || v.is_null() => Ok(None),
+        v => v.as_string().map(Some).ok_or_else(|| {
+            Error::config(format!(
+                "loadOfflineData: {key} must be the text of data/{key}.json, not {}",
+                type_of(&v)
+            ))
+        }),
     };
     if let Some(bundle) = text("scenarios")? {
-        scenarios::install(&bundle).map_err(|e| js_error(&e))?;
+        scenarios::install(&bundle)?;
     }
     if let Some(pages) = text("knowledge")? {
-        knowledge::install(&pages).map_err(|e| js_error(&e))?;
+        knowledge::install(&pages)?;
     }
     if let Some(texts) = text("zh")? {
-        crate::zh::install(&texts).map_err(|e| js_error(&e))?;
+        crate::zh::install(&texts)?;
     }
     Ok(())
 }
@@ -51,7 +49,7 @@ pub fn load_offline_data(
 /// The offline scenarios loaded (none before `loadOfflineData`), with texts in `lang` ("en" or
 /// "zh").
 #[wasm_bindgen(unchecked_return_type = "ScenarioInfo[]")]
-pub fn scenarios(lang: Option<String>) -> Result<JsValue, JsError> {
+pub fn scenarios(lang: Option<String>) -> Result<JsValue, JsValue> {
     let lang = lang
         .as_deref()
         .and_then(Lang::from_name)
@@ -98,14 +96,14 @@ pub fn providers() -> Result<JsValue, JsValue> {
             ]);
         }
     }
-    to_js(&PROVIDERS.iter().map(Info).collect::<Vec<_>>()).map_err(JsValue::from)
+    to_js(&PROVIDERS.iter().map(Info).collect::<Vec<_>>())
 }
 
 /// The names of the tools built into the core (the `tools` setting takes these, and the names
 /// of tools registered with `registerTool`).
 #[wasm_bindgen(js_name = builtinTools, unchecked_return_type = "string[]")]
 pub fn builtin_tools() -> Result<JsValue, JsValue> {
-    to_js(&BUILTIN_TOOLS).map_err(JsValue::from)
+    to_js(&BUILTIN_TOOLS)
 }
 
 /// Sends a tiny request to the configured provider and reports what came back (the reply,
@@ -117,14 +115,9 @@ pub fn test_connection(
     #[wasm_bindgen(unchecked_param_type = "AgentConfig")] config: JsValue,
 ) -> Promise {
     super::promise(async move {
-        let endpoint = read_settings(&config)
-            .map_err(|e| js_error(&e))?
-            .endpoint
-            .ok_or_else(|| {
-                js_error(&Error::config(
-                    "testConnection needs a provider: openai, ollama or anthropic",
-                ))
-            })?;
+        let endpoint = read_settings(&config)?.endpoint.ok_or_else(|| {
+            Error::config("testConnection needs a provider: openai, ollama or anthropic")
+        })?;
         #[cfg(feature = "providers")]
         return super::connect::report(endpoint).await;
         #[cfg(not(feature = "providers"))]
@@ -135,6 +128,5 @@ pub fn test_connection(
 /// Reads a trajectory file (JSON text); throws an Error saying what is wrong with it.
 #[wasm_bindgen(js_name = parseTrajectory, unchecked_return_type = "Trajectory")]
 pub fn parse_trajectory(text: &str) -> Result<JsValue, JsValue> {
-    let trajectory = Trajectory::from_json(text).map_err(|e| js_error(&e))?;
-    to_js(&trajectory).map_err(JsValue::from)
+    to_js(&Trajectory::from_json(text)?)
 }

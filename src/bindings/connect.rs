@@ -3,7 +3,7 @@
 
 use super::fetch::WebTransport;
 use super::host::WebHost;
-use super::{js_error, to_js};
+use super::to_js;
 use crate::host::Host;
 use crate::llm::connection;
 use crate::llm::http::{HttpModel, Settings as Endpoint};
@@ -15,8 +15,5 @@ pub(crate) async fn report(endpoint: Endpoint) -> Result<JsValue, JsValue> {
     let host: Rc<dyn Host> = Rc::new(WebHost { approve: None });
     let transport = Rc::new(WebTransport { signal: None });
     let model = HttpModel::new(endpoint, transport, host.clone());
-    let report = connection::test_connection(&model, host.as_ref())
-        .await
-        .map_err(|e| js_error(&e))?;
-    to_js(&report).map_err(JsValue::from)
+    to_js(&connection::test_connection(&model, host.as_ref()).await?)
 }

@@ -6,9 +6,8 @@
 //! The core's three functions return promises: the shipped core leaves their code (3 KB gzip)
 //! to the built-in tools' module, which it loads at the first call (a page that runs an agent
 //! and scores nothing never downloads it); a core built with the built-in tools (the browser
-//! tests') computes them itself. Either way the value is the same.
+//! tests') computes them itself. Either way the value is the same: both run [`paper`].
 
-use super::js_error;
 #[cfg(not(feature = "tools-module"))]
 use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
@@ -22,7 +21,7 @@ pub fn score_answer_later(
     #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] prediction: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] gold: JsValue,
 ) -> Promise {
-    later("scoreAnswer", [dataset, prediction, gold].iter().collect())
+    later("scoreAnswer", Array::of3(&dataset, &prediction, &gold))
 }
 
 /// The majority answer of several samples (the paper's CoT-SC), compared after normalisation;
@@ -46,80 +45,61 @@ pub fn paper_sample_later(
     later("paperSample", Array::of2(&total, &n))
 }
 
-/// The function `name` of this module applied to `args`, as a promise: computed here.
-#[cfg(all(feature = "builtin-tools", not(feature = "tools-module")))]
-fn later(name: &str, args: Array) -> Promise {
-    let number = |k: u32| args.get(k).as_f64().map_or(0, |x| x as u32);
-    let result = match name {
-        "scoreAnswer" => score_answer(
-            args.get(0).as_string().unwrap_or_default(),
-            args.get(1).as_string(),
-            args.get(2).as_string().unwrap_or_default(),
-        ),
-        "vote" => vote(args.get(0)),
-        _ => paper_sample(number(0), number(1)),
-    };
-    match result {
-        Ok(value) => Promise::resolve(&value),
-        Err(error) => Promise::reject(&error),
-    }
-}
-
-/// The function `name` of the built-in tools' module applied to `args`, once it is loaded.
-#[cfg(not(feature = "builtin-tools"))]
+/// [`paper`]'s `name` on `args`, as a promise: computed here, or by the built-in tools' module
+/// once it is loaded.
+#[cfg(not(feature = "tools-module"))]
 fn later(name: &'static str, args: Array) -> Promise {
     super::promise(async move {
-        let function = super::modules::export("tao_tools", "the built-in tools' module", name)
-            .await
-            .map_err(|e| js_error(&e))?;
-        function.apply(&JsValue::NULL, &args)
+        #[cfg(feature = "builtin-tools")]
+        return paper(name, args.into());
+        #[cfg(not(feature = "builtin-tools"))]
+        return super::modules::export("tao_tools", "the built-in tools' module", "paper")
+            .await?
+            .call2(&JsValue::NULL, &name.into(), &args);
     })
 }
 
-/// `scoreAnswer` itself: the tools' module exports it, a core with the built-in tools calls it.
+/// The paper's function `name` (`scoreAnswer`, `vote` or `paperSample`) on `args`, the list of
+/// its arguments: the tools' module exports it, a core with the built-in tools calls it.
 #[cfg(feature = "builtin-tools")]
-#[cfg_attr(feature = "tools-module", wasm_bindgen(js_name = scoreAnswer))]
-pub fn score_answer(
-    dataset: String,
-    prediction: Option<String>,
-    gold: String,
-) -> Result<JsValue, JsValue> {
+#[cfg_attr(feature = "tools-module", wasm_bindgen)]
+pub fn paper(name: &str, args: JsValue) -> Result<JsValue, JsValue> {
+    use super::{json_of, to_js};
+    use crate::error::Error;
     use crate::eval::{self, Dataset};
-    let dataset = Dataset::from_name(&dataset).ok_or_else(|| {
-        js_error(&crate::error::Error::config(format!(
-            "unknown dataset \"{dataset}\"; use \"hotpotqa\" or \"fever\""
-        )))
-    })?;
-    let s = eval::score(dataset, prediction.as_deref(), &gold);
-    super::to_js(&crate::to_json::Object(&[("em", &s.em), ("f1", &s.f1)])).map_err(JsValue::from)
-}
-
-/// `vote` itself (see `score_answer`).
-#[cfg(feature = "builtin-tools")]
-#[cfg_attr(feature = "tools-module", wasm_bindgen(js_name = vote))]
-pub fn vote(answers: JsValue) -> Result<JsValue, JsValue> {
-    // Read through JSON, as the other values from JS are (less glue than a `Vec<String>`); a
-    // sample that is not a string is one without an answer.
-    let list = super::json_of(&answers);
-    let list = list.as_array().map(Vec::as_slice).unwrap_or_default();
-    let answers: Vec<&str> = list.iter().map(|a| a.as_str().unwrap_or("")).collect();
-    let Some(v) = crate::eval::vote(&answers) else {
-        return Ok(JsValue::NULL);
-    };
-    let (count, of) = (v.count as u32, v.of as u32);
-    super::to_js(&crate::to_json::Object(&[
-        ("answer", &v.answer),
-        ("count", &count),
-        ("of", &of),
-    ]))
-    .map_err(JsValue::from)
-}
-
-/// `paperSample` itself (see `score_answer`).
-#[cfg(feature = "builtin-tools")]
-#[cfg_attr(feature = "tools-module", wasm_bindgen(js_name = paperSample))]
-pub fn paper_sample(total: u32, n: u32) -> Result<JsValue, JsValue> {
-    let sample = crate::eval::paper_sample(total as usize, 233, n as usize);
-    let sample: Vec<u32> = sample.into_iter().map(|i| i as u32).collect();
-    super::to_js(&sample).map_err(JsValue::from)
+    use crate::to_json::Object;
+    // Read through JSON, as the other values from JS are: an argument that is not a string
+    // is none (a sample that is not a string is one without an answer).
+    let args = json_of(&args);
+    let text = |i: usize| args[i].as_str();
+    match name {
+        "scoreAnswer" => {
+            let dataset = text(0).unwrap_or_default();
+            let dataset = Dataset::from_name(dataset).ok_or_else(|| {
+                Error::config(format!(
+                    "unknown dataset \"{dataset}\"; use \"hotpotqa\" or \"fever\""
+                ))
+            })?;
+            let s = eval::score(dataset, text(1), text(2).unwrap_or_default());
+            to_js(&Object(&[("em", &s.em), ("f1", &s.f1)]))
+        }
+        "vote" => {
+            let list = args[0].as_array().map(Vec::as_slice).unwrap_or_default();
+            let answers: Vec<&str> = list.iter().map(|a| a.as_str().unwrap_or("")).collect();
+            let Some(v) = eval::vote(&answers) else {
+                return Ok(JsValue::NULL);
+            };
+            let (count, of) = (v.count as u32, v.of as u32);
+            to_js(&Object(&[
+                ("answer", &v.answer),
+                ("count", &count),
+                ("of", &of),
+            ]))
+        }
+        _ => {
+            let number = |i: usize| args[i].as_f64().map_or(0, |n| n as usize);
+            let sample = eval::paper_sample(number(0), 233, number(1));
+            to_js(&sample.into_iter().map(|i| i as u32).collect::<Vec<_>>())
+        }
+    }
 }

@@ -7,13 +7,21 @@
 //! the provider stop generating. The user's `AbortSignal` aborts it too; that listener is a JS
 //! closure, so it is kept alive in the body and removed with it.
 
+use super::{get, OnAbort};
 use crate::error::{Error, ErrorKind};
 use crate::host::LocalBoxFuture;
 use crate::http::{Body, HttpRequest, HttpResponse, Method, Transport};
-use js_sys::{Function, Object, Reflect, Uint8Array};
+use js_sys::{Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal, ReadableStreamDefaultReader, Response};
+
+#[wasm_bindgen]
+extern "C" {
+    // The global `fetch`, looked up when called: a page's, a Worker's or Node's.
+    #[wasm_bindgen(catch)]
+    fn fetch(url: &str, init: &Object) -> Result<Promise, JsValue>;
+}
 
 /// `fetch`, abortable by the run's signal.
 pub struct WebTransport {
@@ -39,15 +47,8 @@ impl Transport for WebTransport {
                 let _ = Reflect::set(&init, &"body".into(), &request.body.into());
             }
             let _ = Reflect::set(&init, &"signal".into(), &guard.controller.signal());
-            let global = js_sys::global();
-            let fetch = Reflect::get(&global, &"fetch".into())
-                .ok()
-                .and_then(|f| f.dyn_into::<Function>().ok())
-                .ok_or_else(|| network("this environment has no fetch"))?;
-            let promise = fetch
-                .call2(&global, &request.url.into(), &init)
-                .map_err(|e| failure(&e))?;
-            let response: Response = JsFuture::from(js_sys::Promise::from(promise))
+            let promise = fetch(&request.url, &init).map_err(|e| failure(&e))?;
+            let response: Response = JsFuture::from(promise)
                 .await
                 .map_err(|e| failure(&e))?
                 .unchecked_into();
@@ -82,13 +83,11 @@ impl Body for WebBody {
             let result = JsFuture::from(reader.read())
                 .await
                 .map_err(|e| failure(&e))?;
-            let done = Reflect::get(&result, &"done".into()).map_or(true, |d| d.is_truthy());
-            if done {
+            if get(&result, "done").is_truthy() {
                 self.guard.finished = true;
                 return Ok(None);
             }
-            let value = Reflect::get(&result, &"value".into()).unwrap_or(JsValue::UNDEFINED);
-            Ok(Some(Uint8Array::new(&value).to_vec()))
+            Ok(Some(Uint8Array::new(&get(&result, "value")).to_vec()))
         })
     }
 }
@@ -96,25 +95,16 @@ impl Body for WebBody {
 /// Owns a request's controller and the listener forwarding the user's abort to it.
 struct Guard {
     controller: AbortController,
-    signal: Option<(AbortSignal, Closure<dyn FnMut()>)>,
+    _user: Option<OnAbort>,
     finished: bool,
 }
 
 impl Guard {
     fn new(controller: AbortController, user: Option<&AbortSignal>) -> Guard {
-        let signal = user.map(|user| {
-            let inner = controller.clone();
-            let listener = Closure::<dyn FnMut()>::new(move || inner.abort());
-            let _ =
-                user.add_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
-            (user.clone(), listener)
-        });
-        if user.is_some_and(|u| u.aborted()) {
-            controller.abort();
-        }
+        let inner = controller.clone();
         Guard {
+            _user: user.map(|user| OnAbort::new(user, move || inner.abort())),
             controller,
-            signal,
             finished: false,
         }
     }
@@ -125,10 +115,6 @@ impl Drop for Guard {
         if !self.finished {
             self.controller.abort(); // stop the stream: the provider stops generating
         }
-        if let Some((user, listener)) = &self.signal {
-            let _ = user
-                .remove_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
-        }
     }
 }
 
@@ -138,16 +124,9 @@ fn network(message: &str) -> Error {
 
 /// A rejected fetch or read: an abort, or a network failure in the browser's words.
 fn failure(error: &JsValue) -> Error {
-    let name = Reflect::get(error, &"name".into())
-        .ok()
-        .and_then(|n| n.as_string())
-        .unwrap_or_default();
-    if name == "AbortError" {
+    if get(error, "name").as_string().as_deref() == Some("AbortError") {
         return Error::aborted();
     }
-    let message = Reflect::get(error, &"message".into())
-        .ok()
-        .and_then(|m| m.as_string())
-        .unwrap_or_else(|| "the request failed".into());
-    network(&message)
+    let message = get(error, "message").as_string();
+    network(&message.unwrap_or_else(|| "the request failed".into()))
 }

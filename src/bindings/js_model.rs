@@ -25,7 +25,7 @@
 //! Why the closures live as long as the model: JS may call `onDelta` (and the user's signal its
 //! listener) at any time while the run lasts, so both are owned here and dropped with the run.
 
-use super::{describe, get, json_of, to_js, type_of};
+use super::{describe, get, json_of, to_js, type_of, OnAbort};
 use crate::chat::{Message, Thinking, ToolSpec};
 use crate::error::{Error, ErrorKind};
 use crate::host::LocalBoxFuture;
@@ -50,9 +50,9 @@ pub struct JsModel {
     inbox: Rc<RefCell<Inbox>>,
     /// What every call's `onDelta` calls, with the number of its call (see `Inbox::call`).
     on_delta: Closure<dyn FnMut(u32, JsValue) -> bool>,
-    /// The user's signal (the page's Stop button), and its listener, which aborts the call in
+    /// The listener on the user's signal (the page's Stop button), which aborts the call in
     /// flight.
-    user: Option<(AbortSignal, Closure<dyn FnMut()>)>,
+    _user: Option<OnAbort>,
 }
 
 // One call of the model function: its options made in JS in one go (`onDelta` bound to the
@@ -98,6 +98,24 @@ struct Inbox {
 }
 
 impl Inbox {
+    /// Opens the next call: its number, and the signal it is given.
+    fn open(&mut self) -> Result<(u32, JsValue), Error> {
+        if self.aborted {
+            return Err(Error::aborted());
+        }
+        (self.open, self.stopped) = (true, false);
+        self.call = self.call.wrapping_add(1);
+        self.pieces.clear();
+        if self.controller.is_none() {
+            let controller =
+                AbortController::new().map_err(|_| Error::model("no AbortController"))?;
+            let signal = controller.signal();
+            self.controller = Some((controller, signal));
+        }
+        let signal = self.controller.as_ref().map(|(_, signal)| signal.clone());
+        Ok((self.call, signal.into()))
+    }
+
     /// Aborts the signal the call in flight was given.
     fn abort_call(&mut self) {
         if let Some((controller, _)) = self.controller.take() {
@@ -169,25 +187,21 @@ impl JsModel {
                 true
             }
         });
+        let shared = inbox.clone();
         let user = signal.map(|signal| {
-            let shared = inbox.clone();
-            let listener = Closure::<dyn FnMut()>::new(move || {
+            OnAbort::new(&signal, move || {
                 let mut inbox = shared.borrow_mut();
                 inbox.aborted = true;
                 inbox.abort_call();
                 inbox.wake();
-            });
-            let _ =
-                signal.add_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
-            inbox.borrow_mut().aborted = signal.aborted();
-            (signal, listener)
+            })
         });
         JsModel {
             function,
             sent: RefCell::default(),
             inbox,
             on_delta,
-            user,
+            _user: user,
         }
     }
 
@@ -249,15 +263,6 @@ impl JsModel {
     }
 }
 
-impl Drop for JsModel {
-    fn drop(&mut self) {
-        if let Some((signal, listener)) = &self.user {
-            let listener = listener.as_ref().unchecked_ref();
-            let _ = signal.remove_event_listener_with_callback("abort", listener);
-        }
-    }
-}
-
 impl Model for JsModel {
     fn name(&self) -> String {
         match self.function.name().as_string().unwrap_or_default() {
@@ -273,35 +278,16 @@ impl Model for JsModel {
     ) -> LocalBoxFuture<'a, Result<Reply, Error>> {
         Box::pin(async move {
             let messages = self.sent.borrow_mut().update(request.messages)?;
-            // This call's signal: aborted by the user's Stop, or by tao when it has read enough
-            // (the client-side stop).
-            let signal = {
-                let mut inbox = self.inbox.borrow_mut();
-                if inbox.aborted {
-                    return Err(Error::aborted());
-                }
-                (inbox.open, inbox.stopped) = (true, false);
-                inbox.call = inbox.call.wrapping_add(1);
-                inbox.pieces.clear();
-                if inbox.controller.is_none() {
-                    let controller =
-                        AbortController::new().map_err(|_| Error::model("no AbortController"))?;
-                    let signal = controller.signal();
-                    inbox.controller = Some((controller, signal));
-                }
-                let signal = inbox.controller.as_ref().map(|(_, signal)| signal.clone());
-                (signal, inbox.call)
-            };
-            let (signal, call) = signal;
-            let request = self
-                .sent
-                .borrow_mut()
-                .options(request.stop, request.tools)?;
-            let (signal, on_delta_js) = (signal.into(), self.on_delta.as_ref());
+            // This call's number, and its signal: aborted by the user's Stop, or by tao when it
+            // has read enough (the client-side stop).
+            let (call, signal) = self.inbox.borrow_mut().open()?;
+            let (stop, tools) = (request.stop, request.tools);
+            let options = self.sent.borrow_mut().options(stop, tools)?;
+            let on_delta_js = self.on_delta.as_ref();
             let called = call_model(
                 &self.function,
                 &messages,
-                &request,
+                &options,
                 &signal,
                 on_delta_js,
                 call,
@@ -351,7 +337,7 @@ impl Sent {
         let same = same.count();
         self.messages.truncate(same);
         self.objects.set_length(same as u32);
-        let new = to_js(&Prompt(&messages[same..]))
+        let new = to_js(&messages[same..].iter().map(ForModel).collect::<Vec<_>>())
             .map_err(|_| Error::model("could not pass the prompt to the JS model"))?;
         self.objects = self.objects.concat(new.unchecked_ref::<Array>());
         self.messages.extend_from_slice(&messages[same..]);
@@ -371,16 +357,6 @@ impl Sent {
                 Ok(options)
             }
         }
-    }
-}
-
-/// The prompt as the model function sees it (see [`ForModel`]).
-struct Prompt<'a>(&'a [Message]);
-
-impl ToJson for Prompt<'_> {
-    fn write_json(&self, out: &mut JsonWriter) {
-        let messages: Vec<ForModel> = self.0.iter().map(ForModel).collect();
-        messages.write_json(out);
     }
 }
 

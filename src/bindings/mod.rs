@@ -18,8 +18,11 @@
 //! [`crate::json`]), so a new field of a `Step` or an `Event` is one edit, in its `ToJson`.
 //! Futures here are not `Send`: they hold JS values, and a browser tab has one thread. Errors
 //! cross as JS `Error`s that keep their kind (`error.kind`: `"config"`, `"network"`, ...).
-// The tools' module uses only some of the helpers below.
-#![cfg_attr(feature = "tools-module", allow(dead_code))]
+// The modules use only some of the helpers below.
+#![cfg_attr(
+    any(feature = "net-module", feature = "tools-module"),
+    allow(dead_code)
+)]
 
 // The core's API (the modules' builds export only their own functions: `net_module`,
 // `tools_module`).
@@ -74,48 +77,49 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = include_str!("types.d.ts");
 
-/// A panic is a bug of tao (nothing a user does should cause one): say where it happened on
-/// the console before the module stops. Written here rather than with the usual crate, which
-/// formats the whole panic report and captures a JS stack (1.1 KB gzip for the same line).
-/// The shipped build traps at the panic itself (scripts/cargo-shipped.sh: panic=immediate-abort) and
-/// keeps no report to print, so it has no hook.
-#[cfg(not(panic = "immediate-abort"))]
-#[wasm_bindgen(start)]
-fn start() {
-    std::panic::set_hook(Box::new(|info| {
-        let mut report = String::from("tao panicked (a bug: please report it)");
-        if let Some(place) = info.location() {
-            report += " at ";
-            report += place.file();
-            report += ":";
-            report += &place.line().to_string();
-        }
-        if let Some(message) = info.payload().downcast_ref::<&str>() {
-            report += ": ";
-            report += message;
-        }
-        console_error(&report);
-    }));
+/// An error as JavaScript sees it: an `Error` with the message, and its `kind` (so `?` hands
+/// tao's errors to JS).
+impl From<Error> for JsValue {
+    fn from(error: Error) -> JsValue {
+        js_error(&error.message, error.kind.name())
+    }
 }
 
-#[cfg(not(panic = "immediate-abort"))]
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_namespace = console, js_name = error)]
-    fn console_error(message: &str);
-}
-
-/// An error as JavaScript sees it: an `Error` with the message, and its `kind`.
-pub(crate) fn js_error(error: &Error) -> JsValue {
-    let js = js_sys::Error::new(&error.message);
-    let _ = Reflect::set(&js, &"kind".into(), &error.kind.name().into());
-    js.into()
+/// A JS `Error` with `message` and `kind`.
+pub(crate) fn js_error(message: &str, kind: &str) -> JsValue {
+    let error = js_sys::Error::new(message);
+    let _ = Reflect::set(&error, &"kind".into(), &kind.into());
+    error.into()
 }
 
 /// A Rust value as a plain JS value: its JSON, parsed.
-pub(crate) fn to_js(value: &dyn ToJson) -> Result<JsValue, JsError> {
+pub(crate) fn to_js(value: &dyn ToJson) -> Result<JsValue, JsValue> {
     JSON::parse(&crate::to_json::to_string(value))
-        .map_err(|_| JsError::new("could not convert a value for JavaScript"))
+        .map_err(|_| JsError::new("could not convert a value for JavaScript").into())
+}
+
+/// `then`, called when `signal` aborts (at once if it has), for as long as this lives. Why a
+/// guard: the listener is a JS closure, which must live while JS may call it (as long as the
+/// run, the call or the request it stops), and is removed from the signal when it goes.
+pub(crate) struct OnAbort(web_sys::AbortSignal, Closure<dyn FnMut()>);
+
+impl OnAbort {
+    pub(crate) fn new(signal: &web_sys::AbortSignal, mut then: impl FnMut() + 'static) -> OnAbort {
+        if signal.aborted() {
+            then();
+        }
+        let listener = Closure::<dyn FnMut()>::new(then);
+        let _ = signal.add_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
+        OnAbort(signal.clone(), listener)
+    }
+}
+
+impl Drop for OnAbort {
+    fn drop(&mut self) {
+        let OnAbort(signal, listener) = self;
+        let _ =
+            signal.remove_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
+    }
 }
 
 /// `future` as a Promise, through one boxed type: the executor's glue (`future_to_promise`'s)
@@ -136,10 +140,6 @@ fn get(object: &JsValue, key: &str) -> JsValue {
 }
 
 /// The message of a thrown JS value.
-#[cfg_attr(
-    any(feature = "net-module", feature = "tools-module"),
-    allow(dead_code)
-)]
 pub(crate) fn describe(error: &JsValue) -> String {
     if let Some(e) = error.dyn_ref::<js_sys::Error>() {
         return String::from(e.message());
@@ -147,10 +147,6 @@ pub(crate) fn describe(error: &JsValue) -> String {
     error.as_string().unwrap_or_else(|| type_of(error))
 }
 
-#[cfg_attr(
-    any(feature = "net-module", feature = "tools-module"),
-    allow(dead_code)
-)]
 pub(crate) fn type_of(value: &JsValue) -> String {
     value
         .js_typeof()
@@ -159,10 +155,6 @@ pub(crate) fn type_of(value: &JsValue) -> String {
 }
 
 /// Reads `new Agent(config)`'s settings: the object as JSON (a `model` function aside).
-#[cfg_attr(
-    any(feature = "net-module", feature = "tools-module"),
-    allow(dead_code)
-)]
 pub(crate) fn read_settings(config: &JsValue) -> Result<Settings, Error> {
     if !(config.is_undefined() || config.is_null() || config.is_object()) {
         return Err(Error::config(

@@ -19,8 +19,15 @@ use wasm_bindgen_futures::JsFuture;
 // browser never reaches. A failed load is tried again at the next need.
 #[wasm_bindgen(inline_js = r#"
 const files = {
-  tao_net: () => [import("./tao_net.js"), new URL("./tao_net_bg.wasm", import.meta.url)],
-  tao_tools: () => [import("./tao_tools.js"), new URL("./tao_tools_bg.wasm", import.meta.url)],
+  tao_net: () => [import("./tao_net.js"), packaged(new URL("./tao_net_bg.wasm", import.meta.url))],
+  tao_tools: () => [import("./tao_tools.js"), packaged(new URL("./tao_tools_bg.wasm", import.meta.url))],
+};
+// The wasm in the package's folder when Vite's dev server moved this code without it (the rule
+// of www/packaged.js, which the core's glue cannot import).
+const MOVED = "/node_modules/.vite/deps/";
+const packaged = (url) => {
+  const at = url.pathname.indexOf(MOVED);
+  return at < 0 ? url : new URL(`${url.pathname.slice(0, at)}/node_modules/tao-agent/${url.pathname.slice(at + MOVED.length)}`, url);
 };
 const loading = {};
 export function load_module(name) {

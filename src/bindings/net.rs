@@ -11,12 +11,13 @@
 //! memory, and held, as before, only by the HTTP model).
 
 use super::js_model::{thrown, JsModel};
-use super::modules;
+use super::{modules, to_js};
 use crate::error::Error;
 use crate::host::LocalBoxFuture;
 use crate::llm::provider::Settings as Endpoint;
 use crate::llm::{Model, OnDelta, Reply, Request};
-use js_sys::{Function, Object, Promise, Reflect};
+use crate::to_json::Object;
+use js_sys::{Function, Promise};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -29,30 +30,22 @@ async fn export(name: &str) -> Result<Function, Error> {
 }
 
 /// The settings the module reads (the same names as the agent's).
-fn config(endpoint: &Endpoint) -> JsValue {
-    let object = Object::new();
-    let set = |key: &str, value: JsValue| {
-        let _ = Reflect::set(&object, &key.into(), &value);
-    };
-    set("provider", endpoint.api.name().into());
-    set("baseUrl", endpoint.base_url.as_str().into());
-    set("model", endpoint.model.as_str().into());
-    set("apiKey", endpoint.key.as_str().into());
-    if let Some(t) = endpoint.temperature {
-        set("temperature", t.into());
-    }
-    if let Some(n) = endpoint.max_tokens {
-        set("maxTokens", n.into());
-    }
-    set("firstByteTimeoutMs", endpoint.first_byte_ms.into());
-    set("idleTimeoutMs", endpoint.idle_ms.into());
-    object.into()
+fn config(endpoint: &Endpoint) -> Result<JsValue, JsValue> {
+    to_js(&Object(&[
+        ("provider", &endpoint.api.name()),
+        ("baseUrl", &endpoint.base_url),
+        ("model", &endpoint.model),
+        ("apiKey", &endpoint.key),
+        ("temperature", &endpoint.temperature),
+        ("maxTokens", &endpoint.max_tokens),
+        ("firstByteTimeoutMs", &endpoint.first_byte_ms),
+        ("idleTimeoutMs", &endpoint.idle_ms),
+    ]))
 }
 
 /// A provider, reached through its module: made at the first call of the run.
 pub(crate) struct NetModel {
-    name: String,
-    config: JsValue,
+    endpoint: Endpoint,
     signal: Option<AbortSignal>,
     model: RefCell<Option<Rc<JsModel>>>,
 }
@@ -61,8 +54,7 @@ impl NetModel {
     /// The provider at `endpoint`, for one run that `signal` can abort.
     pub(crate) fn new(endpoint: &Endpoint, signal: Option<AbortSignal>) -> Self {
         NetModel {
-            name: format!("{}:{}", endpoint.api.name(), endpoint.model),
-            config: config(endpoint),
+            endpoint: endpoint.clone(),
             signal,
             model: RefCell::default(),
         }
@@ -72,9 +64,9 @@ impl NetModel {
         if let Some(model) = self.model.borrow().clone() {
             return Ok(model);
         }
-        let function = export("httpModel")
-            .await?
-            .call1(&JsValue::NULL, &self.config)
+        let http_model = export("httpModel").await?;
+        let made = config(&self.endpoint).and_then(|c| http_model.call1(&JsValue::NULL, &c));
+        let function = made
             .map_err(|e| thrown(&e, "the providers' module failed"))?
             .dyn_into::<Function>()
             .map_err(|_| Error::model("the providers' module made no model"))?;
@@ -86,7 +78,7 @@ impl NetModel {
 
 impl Model for NetModel {
     fn name(&self) -> String {
-        self.name.clone()
+        format!("{}:{}", self.endpoint.api.name(), self.endpoint.model)
     }
 
     fn complete<'a>(
@@ -103,9 +95,7 @@ impl Model for NetModel {
 
 /// The connection test, run by the module: its report, or its error as it threw it.
 pub(crate) async fn test_connection(endpoint: &Endpoint) -> Result<JsValue, JsValue> {
-    let test = export("testConnection")
-        .await
-        .map_err(|e| super::js_error(&e))?;
-    let promise = test.call1(&JsValue::NULL, &config(endpoint))?;
+    let test = export("testConnection").await?;
+    let promise = test.call1(&JsValue::NULL, &config(endpoint)?)?;
     JsFuture::from(Promise::resolve(&promise)).await
 }

@@ -17,17 +17,17 @@
 use super::connect;
 use super::fetch::WebTransport;
 use super::host::WebHost;
-use super::{get, js_error, json_of, to_js};
+use super::{get, json_of, to_js, OnAbort};
 use crate::chat::{Message, ToolSpec, Usage};
 use crate::error::Error;
 use crate::host::{Abort, LocalBoxFuture};
 use crate::http::{HttpRequest, HttpResponse, Transport};
-use crate::json::FromJson;
+use crate::json::{FromJson, Value};
 use crate::llm::http::{HttpModel, Settings as Endpoint};
-use crate::llm::{Delta, Model, Reply, Request};
+use crate::llm::{Delta, Model, Request};
 use crate::settings::read_provider;
-use crate::to_json::{JsonWriter, Object as JsonObject, ToJson};
-use js_sys::{Function, Object, Promise, Reflect};
+use crate::to_json::{JsonWriter, Object, ToJson};
+use js_sys::{Function, Promise};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -40,14 +40,11 @@ use web_sys::AbortSignal;
 pub fn http_model(
     #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] config: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let endpoint = endpoint(&config).map_err(|e| js_error(&e))?;
+    let endpoint = endpoint(&config)?;
     let signal = Rc::new(RefCell::new(None));
     let transport = Rc::new(CallTransport(signal.clone()));
-    let model = Rc::new(HttpModel::new(
-        endpoint,
-        transport,
-        Rc::new(WebHost { approve: None }),
-    ));
+    let host = Rc::new(WebHost { approve: None });
+    let model = Rc::new(HttpModel::new(endpoint, transport, host));
     let function = Closure::<dyn FnMut(JsValue, JsValue) -> Promise>::new(
         move |messages: JsValue, options: JsValue| {
             let (model, signal) = (model.clone(), signal.clone());
@@ -63,10 +60,7 @@ pub fn http_model(
 pub fn test_connection(
     #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] config: JsValue,
 ) -> Promise {
-    super::promise(async move {
-        let endpoint = endpoint(&config).map_err(|e| js_error(&e))?;
-        connect::report(endpoint).await
-    })
+    super::promise(async move { connect::report(endpoint(&config)?).await })
 }
 
 fn endpoint(config: &JsValue) -> Result<Endpoint, Error> {
@@ -94,12 +88,15 @@ async fn complete(
     messages: &JsValue,
     options: &JsValue,
 ) -> Result<JsValue, JsValue> {
-    let bad = |what: &str, e: String| js_error(&Error::model(format!("httpModel: {what}: {e}")));
+    let bad = |what: &str, e: String| Error::model(format!("httpModel: {what}: {e}"));
     let messages =
         Vec::<Message>::from_value(&json_of(messages)).map_err(|e| bad("messages", e))?;
-    let list = |key: &str| match json_of(&get(options, key)) {
-        crate::json::Value::Null => crate::json::Value::Array(Vec::new()),
-        value => value,
+    // `{stop, tools}` read as JSON (a list left out is empty); the signal and `onDelta` as
+    // they are.
+    let read = json_of(options);
+    let list = |key: &str| match &read[key] {
+        Value::Null => Value::Array(Vec::new()),
+        value => value.clone(),
     };
     let stop = Vec::<String>::from_value(&list("stop")).map_err(|e| bad("stop", e))?;
     let tools = Vec::<ToolSpec>::from_value(&list("tools")).map_err(|e| bad("tools", e))?;
@@ -108,29 +105,22 @@ async fn complete(
 
     // The call's signal stops the request (fetch) and the waits between retries (the flag).
     let abort = Abort::default();
-    let listener = Closure::<dyn FnMut()>::new({
-        let abort = abort.clone();
-        move || abort.abort()
-    });
-    if let Some(signal) = &signal {
-        let _ = signal.add_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
-        if signal.aborted() {
-            abort.abort();
-        }
-    }
+    let flag = abort.clone();
+    let _listener = signal
+        .as_ref()
+        .map(|s| OnAbort::new(s, move || flag.abort()));
     *call_signal.borrow_mut() = signal.clone();
     let mut forward = |delta: Delta| -> bool {
         let Some(on_delta) = &on_delta else {
             return true;
         };
         let value = match delta {
-            Delta::Text(text) => JsValue::from_str(text),
-            Delta::Reasoning(text) => one("reasoning", &JsValue::from_str(text)),
-            Delta::Note(text) => one("note", &JsValue::from_str(text)),
-            Delta::Usage(usage) => one("usage", &counts(&usage)),
+            Delta::Text(text) => Ok(JsValue::from_str(text)),
+            Delta::Reasoning(text) => to_js(&Object(&[("reasoning", &text)])),
+            Delta::Note(text) => to_js(&Object(&[("note", &text)])),
+            Delta::Usage(usage) => to_js(&Object(&[("usage", &Counts(&usage))])),
         };
-        on_delta
-            .call1(&JsValue::NULL, &value)
+        (value.and_then(|value| on_delta.call1(&JsValue::NULL, &value)))
             .is_ok_and(|more| more.as_bool() != Some(false))
     };
     let request = Request {
@@ -139,27 +129,17 @@ async fn complete(
         tools: &tools,
         abort: &abort,
     };
-    let reply = model.complete(request, &mut forward).await;
-    if let Some(signal) = &signal {
-        let _ =
-            signal.remove_event_listener_with_callback("abort", listener.as_ref().unchecked_ref());
-    }
-    let reply = reply.map_err(|e| js_error(&e))?;
-    to_js(&End(&reply)).map_err(JsValue::from)
-}
-
-/// `{key: value}`.
-fn one(key: &str, value: &JsValue) -> JsValue {
-    let object = Object::new();
-    let _ = Reflect::set(&object, &key.into(), value);
-    object.into()
+    let reply = model.complete(request, &mut forward).await?;
+    // The end of the reply, as a JS model returns it (its text went through `onDelta`).
+    let usage = reply.usage.as_ref().map(Counts);
+    to_js(&Object(&[
+        ("toolCalls", &reply.tool_calls),
+        ("usage", &usage),
+        ("thinking", &reply.thinking),
+    ]))
 }
 
 /// Token counts as a JS model reports them.
-fn counts(usage: &Usage) -> JsValue {
-    to_js(&Counts(usage)).unwrap_or(JsValue::NULL)
-}
-
 struct Counts<'a>(&'a Usage);
 
 impl ToJson for Counts<'_> {
@@ -168,21 +148,5 @@ impl ToJson for Counts<'_> {
             ("promptTokens", &self.0.prompt_tokens),
             ("completionTokens", &self.0.completion_tokens),
         ]);
-    }
-}
-
-/// The end of a reply, as a JS model returns it (its text went through `onDelta`).
-struct End<'a>(&'a Reply);
-
-impl ToJson for End<'_> {
-    fn write_json(&self, out: &mut JsonWriter) {
-        let reply = self.0;
-        let usage = reply.usage.as_ref().map(Counts);
-        JsonObject(&[
-            ("toolCalls", &reply.tool_calls),
-            ("usage", &usage),
-            ("thinking", &reply.thinking),
-        ])
-        .write_json(out);
     }
 }

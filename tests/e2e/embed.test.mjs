@@ -8,13 +8,24 @@
 //   <tao-agent>   a scenario with autorun: the cards in its shadow root, tao-* events on the
 //                 document; its own tool and model function; a bad setting → tao-error
 //   isolation     the host page's computed styles are the same with and without the element, and
-//                 the host's element rules do not reach inside; ::part and custom properties do
+//                 the host's element rules do not reach inside; ::part and custom properties do;
+//                 a hostile host (`* { font: 20px serif; color: red }`, `button { display: none }`)
+//                 leaves the text inside as designed; the styles come with the code (no <link>)
+//   early props   model, apiKey, options, replies and theme set before the element is defined
+//   theme         theme="dark" / "light" / "auto": the palette inside, whatever the system says
+//   errors        an unknown scenario says so (and sends tao-error) before Run; a wasm or data
+//                 file that fails to load sends tao-error (kind "load") and shows why
+//   markdown      an answer's Markdown drawn as elements (bold, italic, code, lists, links with
+//                 rel=noopener); <script> and <img onerror> in it stay text and never run
+//   trajectory    <tao-trajectory> alone on a page: styled (light and dark), and the host page's
+//                 computed styles, even of its own `.card` and `.error`, unchanged
 //   exports       every name tao.js exports is declared in tao.d.ts, and the other way round
 //   npm pack      the tarball installs offline into an empty folder; Node resolves and imports
 //                 it; a page imports it through an import map and runs
 //   other origin  the files served from another origin with CORS run; without it they do not
-//   looks         screenshots (desktop 1366×850, phone 390×844; light English, dark Chinese) in
-//                 tests/e2e/out/embed-*.png, and axe-core finds no violation inside the element
+//   looks         screenshots (desktop 1366×850, phone 390×844; light English, dark Chinese, a
+//                 Markdown answer with theme="dark" and "light" against the system's, a
+//                 trajectory alone) in tests/e2e/out/embed-*.png, and axe-core finds no violation
 
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -35,13 +46,16 @@ const DIST = path.join(REPO_ROOT, "dist");
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".css": "text/css",
   ".wasm": "application/wasm", ".json": "application/json", ".ts": "text/plain" };
 
-/** A static server for `root` on a free port; `cors` adds Access-Control-Allow-Origin: *. */
-function serve(root, { cors = false } = {}) {
+/**
+ * A static server for `root` on a free port; `cors` adds Access-Control-Allow-Origin: *; the
+ * paths in `hide` answer 404 (a file a site forgot to copy).
+ */
+function serve(root, { cors = false, hide = [] } = {}) {
   const server = http.createServer((req, res) => {
     const pathname = decodeURIComponent(new URL(req.url, "http://x").pathname);
     if (pathname === "/favicon.ico") return res.writeHead(204).end(); // asked by every page
     const file = path.join(root, pathname);
-    if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+    if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory() || hide.includes(pathname)) {
       res.writeHead(404).end("not found");
       return;
     }
@@ -90,6 +104,48 @@ const STOCK_TOOL = `({ name: "stock", description: "Today's stock of a product."
   parameters: { type: "object", properties: { query: { type: "string" } }, required: ["query"] } }),
   ({ query }) => (query.includes("tea") ? "12 tins" : "none")`;
 
+/**
+ * A final answer in Markdown, with markup that must stay text: a <script> and an <img onerror>
+ * that would set `window.pwned`, and a javascript: link.
+ */
+const MARKDOWN_ANSWER = [
+  "Thought: I can say it now.",
+  "Final Answer: The **green tea** is in *stock*:",
+  "",
+  "- 12 tins of `sencha`",
+  "- 3 tins of [matcha](https://example.com/tea_(matcha))",
+  "",
+  "1. open a tin",
+  "2. brew it",
+  "",
+  "```",
+  "let tins = 12 < 15;",
+  "```",
+  "",
+  `<script>window.pwned = 1</script> <img src="x" onerror="window.pwned = 2">`,
+  "[click me](javascript:window.pwned=3)",
+].join("\n");
+
+/** What the computed style of text inside the element is made of. */
+const TEXT_PROPS = ["font-size", "font-family", "font-weight", "color", "line-height", "letter-spacing", "text-align", "display"];
+
+/** The computed `TEXT_PROPS` of a few pieces of text inside the first `<tao-agent>`, by selector. */
+function textInside(page) {
+  return page.evaluate((props) => {
+    const root = document.querySelector("tao-agent").shadowRoot;
+    const pieces = [".card-thought .card-text", ".card-observation pre", ".card-answer .answer-text", ".card-thought .card-label",
+      ".step-title", "[part~=label]", "textarea", "[part~=run]", "[part~=status]"];
+    return Object.fromEntries(pieces.map((sel) => {
+      const style = getComputedStyle(root.querySelector(sel));
+      return [sel, Object.fromEntries(props.map((p) => [p, style.getPropertyValue(p)]))];
+    }));
+  }, TEXT_PROPS);
+}
+
+/** The colours (light and dark palettes of www/style.css) as the browser computes them. */
+const LIGHT = { bg: "rgb(247, 247, 245)", text: "rgb(31, 35, 40)", thought: "rgb(79, 70, 229)" };
+const DARK = { bg: "rgb(17, 19, 21)", text: "rgb(230, 232, 235)", thought: "rgb(165, 176, 255)" };
+
 const PAGES = {
   // The README's "Agent class" example, with a model function and a tool of the page's own.
   "agent.html": `<!doctype html><meta charset="utf-8"><title>agent</title><script type="module">
@@ -122,6 +178,78 @@ const PAGES = {
     </style>
     <script type="module" src="dist/tao.js"></script>
     <header><p class="probe">Host page</p><button class="probe">A host button</button><textarea class="probe"></textarea></header>`,
+  // A host page hostile to any element on it: every inherited property set on everything.
+  "hostile.html": `<!doctype html><html lang="en"><meta charset="utf-8"><title>hostile</title>
+    <style>* { font: 20px serif; color: red; letter-spacing: 3px; text-align: right; } button { display: none; }</style>
+    <script type="module" src="dist/tao.js"></script>
+    <main><h1>Ask</h1><tao-agent scenario="apple-ceo" autorun></tao-agent></main>`,
+  // Properties set before the package is loaded (a lazy import, a CDN, a framework): the element
+  // is defined only after the page's script has set them.
+  "early.html": `<!doctype html><html lang="en"><meta charset="utf-8"><title>early</title>
+    <main><h1>Early</h1><tao-agent id="fn" tools="calculator" task="What is 6 times 7?"></tao-agent>
+    <tao-agent id="replies" task="Say hi"></tao-agent></main>
+    <script>
+      window.errors = [];
+      document.addEventListener("tao-error", (e) => window.errors.push(e.detail.message));
+      const fn = document.getElementById("fn");
+      fn.model = async () => "Thought: I will compute it.\\nAction: calculator\\nAction Input: 6*7";
+      fn.options = { maxSteps: 1 };
+      fn.apiKey = "sk-early-000";
+      fn.theme = "dark";
+      document.getElementById("replies").replies = ["Final Answer: hi from the replies"];
+      window.definedBefore = Boolean(customElements.get("tao-agent"));
+    </script>
+    <script type="module">await import("./dist/tao.js");</script>`,
+  // The three themes side by side, each running a scenario.
+  "themes.html": `<!doctype html><html lang="en"><meta charset="utf-8"><title>themes</title>
+    <script type="module" src="dist/tao.js"></script>
+    <main><h1>Themes</h1>
+    <tao-agent id="dark" theme="dark" scenario="apple-ceo" autorun></tao-agent>
+    <tao-agent id="light" theme="light" scenario="apple-ceo" autorun></tao-agent>
+    <tao-agent id="auto" scenario="apple-ceo" autorun></tao-agent></main>`,
+  // A misspelled scenario; and (served with a file missing) a scenario whose data cannot load.
+  "scenario.html": `<!doctype html><html lang="en"><meta charset="utf-8"><title>scenario</title>
+    <script>window.errors = []; document.addEventListener("tao-error", (e) => window.errors.push(e.detail));</script>
+    <script type="module" src="dist/tao.js"></script>
+    <main><h1>Ask</h1><tao-agent scenario="apple-ceo-typo"></tao-agent></main>`,
+  "load.html": `<!doctype html><html lang="en"><meta charset="utf-8"><title>load</title>
+    <script>window.errors = []; document.addEventListener("tao-error", (e) => window.errors.push(e.detail));</script>
+    <script type="module" src="dist/tao.js"></script>
+    <main><h1>Ask</h1><tao-agent scenario="apple-ceo" autorun></tao-agent></main>`,
+  // A model that answers in Markdown, with markup that must stay text; the theme from the query.
+  "markdown.html": `<!doctype html><html lang="en"><meta charset="utf-8"><title>markdown</title>
+    <script type="module" src="dist/tao.js"></script>
+    <main><h1>Stock</h1><tao-agent task="What tea is in stock?" autorun></tao-agent></main>
+    <script type="module">
+      window.pwned = 0;
+      const el = document.querySelector("tao-agent");
+      const theme = new URLSearchParams(location.search).get("theme");
+      if (theme) el.theme = theme;
+      el.model = async () => ${JSON.stringify(MARKDOWN_ANSWER).replaceAll("<", "\\u003c")};
+    </script>`,
+  // <tao-trajectory> alone, on a page with styles of its own and classes that are also tao's.
+  "alone.html": `<!doctype html><html lang="en"><meta charset="utf-8"><title>alone</title>
+    <style>
+      body { font: 17px/1.3 Georgia, serif; color: rgb(10, 20, 30); background: rgb(250, 240, 230); margin: 12px; }
+      p { margin: 7px 0; } button { background: rgb(255, 0, 0); font-size: 21px; }
+    </style>
+    <header><p class="probe">Host page</p><button class="probe">A host button</button>
+      <div class="card probe">A host card</div><p class="error probe">A host error</p><section class="step probe">A host step</section></header>
+    <main><h1>A trajectory</h1><h2>Its steps</h2></main>
+    <script type="module">
+      import { init, Agent } from "./dist/tao.js";
+      window.draw = async (theme) => {
+        await init();
+        const view = document.createElement("tao-trajectory");
+        if (theme) view.setAttribute("theme", theme);
+        document.querySelector("main").append(view);
+        const agent = new Agent({ format: "mrkl", maxSteps: 4, tools: ["stock"], model: ${TWO_STEP_MODEL} });
+        agent.registerTool(${STOCK_TOOL});
+        const trajectory = await agent.run("How much green tea is there?", { onEvent: (e) => view.handleEvent(e) });
+        view.render(trajectory);
+        return trajectory.answer;
+      };
+    </script>`,
   // The element with a tool and a model of the page's own.
   "tool.html": `<!doctype html><meta charset="utf-8"><title>tool</title>
     <script type="module" src="dist/tao.js"></script>
@@ -244,10 +372,11 @@ describe("the package (dist/) in a page", () => {
         stopSize: stop.fontSize,
         taskBorder: getComputedStyle(root.querySelector("textarea")).borderTopColor,
         thought: getComputedStyle(root.querySelector(".card-thought .card-label")).color,
-        stylesheetLoaded: root.querySelector("link").sheet !== null,
+        sheets: root.adoptedStyleSheets.length,
+        links: root.querySelectorAll("link, style").length,
       };
     });
-    assert.ok(inside.stylesheetLoaded);
+    assert.deepEqual([inside.sheets, inside.links], [1, 0], "the styles are one sheet adopted from the code, not a <link> fetched later");
     assert.equal(inside.runBg, "rgb(1, 2, 3)", "::part(run) restyles the Run button");
     assert.notEqual(inside.stopBg, "rgb(255, 0, 0)", "the host's `button` rule reached inside");
     assert.notEqual(inside.stopSize, "21px", "the host's `button` rule reached inside");
@@ -255,6 +384,214 @@ describe("the package (dist/) in a page", () => {
     assert.equal(inside.thought, "rgb(4, 5, 6)", "--thought set on the element colours the Thought cards");
     assert.deepEqual(page.problems, []);
     await page.context().close();
+  });
+
+  it("leaves the text inside as designed on a host page that sets font and colour on everything and hides buttons", async () => {
+    const plain = await open(browser, server.url + "element.html");
+    await plain.waitForFunction(() => document.querySelector("tao-agent")?.trajectory?.stop?.reason === "answer", null, { timeout: 20000 });
+    const designed = await textInside(plain);
+    await plain.context().close();
+
+    const page = await open(browser, server.url + "hostile.html");
+    await page.waitForFunction(() => document.querySelector("tao-agent")?.trajectory?.stop?.reason === "answer", null, { timeout: 20000 });
+    const hostile = await textInside(page);
+    // Inherited through the host element, `* {…}` reached every piece of text; a rem was 20px.
+    assert.deepEqual(hostile, designed, "the host's `*` rule changed the text inside the element");
+    const thought = designed[".card-thought .card-text"];
+    assert.equal(thought["font-size"], "16px");
+    assert.match(thought["font-family"], /^system-ui, /);
+    assert.equal(thought.color, LIGHT.text);
+    assert.equal(designed[".card-answer .answer-text"]["font-size"], "19px");
+    const run = await page.evaluate(() => {
+      const button = document.querySelector("tao-agent").shadowRoot.querySelector("[part~=run]");
+      const box = button.getBoundingClientRect();
+      return { display: getComputedStyle(button).display, width: box.width, height: box.height, text: button.textContent };
+    });
+    assert.notEqual(run.display, "none", "the host's `button { display: none }` hid the Run button");
+    assert.ok(run.width >= 80 && run.height >= 40, `the Run button is ${run.width}×${run.height}`);
+    assert.equal(run.text, "Run");
+    // The host's own text is still the host's.
+    assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector("h1")).fontSize), "20px");
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+
+  it("keeps model, apiKey, options, replies and theme set before the element was defined", async () => {
+    const page = await open(browser, server.url + "early.html");
+    await page.waitForFunction(() => customElements.get("tao-agent"));
+    const runs = await page.evaluate(async () => {
+      const out = {};
+      for (const el of document.querySelectorAll("tao-agent")) {
+        await el.ready;
+        out[el.id] = await el.run().then((t) => ({ reason: t.stop.reason, steps: t.steps.length, answer: t.answer, model: t.model,
+          tool: t.steps[0].tool_calls[0]?.action.tool, observation: t.steps[0].tool_calls[0]?.observation }), (e) => ({ error: String(e) }));
+      }
+      return out;
+    });
+    const seen = await page.evaluate(() => {
+      const fn = document.getElementById("fn");
+      return { definedBefore: window.definedBefore, errors: window.errors, model: typeof fn.model, apiKey: fn.apiKey,
+        options: fn.options, theme: fn.theme, themeAttribute: fn.getAttribute("theme"), background: getComputedStyle(fn).backgroundColor,
+        replies: document.getElementById("replies").replies, ownProperties: Object.keys(fn) };
+    });
+    assert.equal(seen.definedBefore, false, "the page set the properties before the package defined the element");
+    assert.deepEqual(seen.errors, []);
+    // The function played the model; `options` stopped the run after one step.
+    assert.deepEqual(runs.fn, { reason: "max_steps", steps: 1, answer: null, model: "js", tool: "calculator", observation: "42" });
+    assert.equal(seen.model, "function");
+    assert.equal(seen.apiKey, "sk-early-000");
+    assert.deepEqual(seen.options, { maxSteps: 1 });
+    assert.deepEqual([seen.theme, seen.themeAttribute, seen.background], ["dark", "dark", DARK.bg]);
+    // The offline model replayed the replies.
+    assert.equal(runs.replies.answer, "hi from the replies");
+    assert.deepEqual(seen.replies, ["Final Answer: hi from the replies"]);
+    assert.deepEqual(seen.ownProperties, [], "the values are the element's (through its setters), not own properties hiding them");
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+
+  it("takes theme=\"dark\", \"light\" or \"auto\" whatever the system prefers", async () => {
+    for (const system of ["light", "dark"]) {
+      const page = await open(browser, server.url + "themes.html", { colorScheme: system });
+      await page.waitForFunction(() => [...document.querySelectorAll("tao-agent")].every((el) => el.trajectory?.stop?.reason === "answer"), null, { timeout: 20000 });
+      const colours = () => page.evaluate(() => Object.fromEntries([...document.querySelectorAll("tao-agent")].map((el) => {
+        const root = el.shadowRoot;
+        const style = (sel) => getComputedStyle(root.querySelector(sel));
+        return [el.id, { bg: getComputedStyle(el).backgroundColor, text: style(".card-thought .card-text").color,
+          thought: style(".card-thought .card-label").color, scheme: style("textarea").colorScheme }];
+      })));
+      const palette = (p, scheme) => ({ bg: p.bg, text: p.text, thought: p.thought, scheme });
+      const expected = { dark: palette(DARK, "dark"), light: palette(LIGHT, "light"), auto: system === "dark" ? palette(DARK, "dark") : palette(LIGHT, "light") };
+      assert.deepEqual(await colours(), expected, `with the system in ${system}`);
+      // The property reflects the attribute; a change repaints at once; a value it does not know is auto.
+      const reflected = await page.evaluate(() => {
+        const [dark, light, auto] = ["dark", "light", "auto"].map((id) => document.getElementById(id));
+        dark.theme = "light";
+        light.setAttribute("theme", "dark");
+        auto.theme = "sepia";
+        return [dark.getAttribute("theme"), light.theme, auto.theme, auto.getAttribute("theme")];
+      });
+      assert.deepEqual(reflected, ["light", "dark", "auto", "auto"]);
+      const swapped = await colours();
+      assert.deepEqual([swapped.dark, swapped.light, swapped.auto], [expected.light, expected.dark, expected.auto]);
+      assert.deepEqual(page.problems, []);
+      await page.context().close();
+    }
+  });
+
+  it("says at once that a scenario is unknown, with tao-error, and never asks for a task instead", async () => {
+    const page = await open(browser, server.url + "scenario.html");
+    await page.waitForFunction(() => window.errors.length > 0, null, { timeout: 20000 });
+    const shown = () => page.evaluate(() => {
+      const root = document.querySelector("tao-agent").shadowRoot;
+      const error = root.querySelector("[part~=error]");
+      return { error: error.hidden ? "" : error.textContent, status: root.querySelector("[part~=status]").textContent, events: window.errors };
+    });
+    const before = await shown();
+    assert.equal(before.events[0].kind, "config");
+    assert.match(before.events[0].message, /unknown scenario "apple-ceo-typo"; the built-in scenarios are: apple-ceo, /);
+    assert.match(before.error, /unknown scenario "apple-ceo-typo"/);
+    // A run says the same, not "Ask something…" (the task box is empty: there is no such scenario's task).
+    await page.evaluate(() => document.querySelector("tao-agent").run().catch(() => {}));
+    assert.equal(await page.evaluate(() => window.errors.length), 2);
+    const after = await shown();
+    assert.match(after.error, /unknown scenario "apple-ceo-typo"/);
+    assert.doesNotMatch(after.error + after.status, /Ask something/);
+    // Corrected, the element drops the error and shows the scenario's task.
+    await page.evaluate(() => document.querySelector("tao-agent").setAttribute("scenario", "apple-ceo"));
+    await page.waitForFunction(() => document.querySelector("tao-agent").shadowRoot.querySelector("textarea").value.includes("Apple"));
+    assert.equal((await shown()).error, "");
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+
+  it("sends tao-error and shows why when the wasm or the offline data does not load", async () => {
+    for (const [missing, pattern] of [["/dist/data/scenarios.json", /scenarios\.json: HTTP 404/], ["/dist/tao_agent_bg.wasm", /tao_agent_bg\.wasm/]]) {
+      const broken = await serve(root, { hide: [missing] });
+      try {
+        const page = await open(browser, broken.url + "load.html");
+        await page.waitForFunction(() => window.errors.length > 0, null, { timeout: 20000 });
+        const seen = await page.evaluate(() => {
+          const root = document.querySelector("tao-agent").shadowRoot;
+          const error = root.querySelector("[part~=error]");
+          return { events: window.errors, error: error.hidden ? "" : error.textContent, status: root.querySelector("[part~=status]").textContent };
+        });
+        assert.equal(seen.events.length, 1, missing);
+        assert.equal(seen.events[0].kind, "load", missing);
+        assert.match(seen.events[0].message, pattern);
+        assert.match(seen.error, /^Could not load the agent: /);
+        assert.match(seen.error, pattern);
+        assert.doesNotMatch(seen.status, /Loading/, "the status still says it is loading");
+        await page.context().close();
+      } finally {
+        await broken.close();
+      }
+    }
+  });
+
+  it("draws an answer's Markdown as elements, and keeps <script>, <img onerror> and javascript: links as text", async () => {
+    const page = await open(browser, server.url + "markdown.html");
+    await page.waitForFunction(() => document.querySelector("tao-agent")?.trajectory?.stop?.reason === "answer", null, { timeout: 20000 });
+    await page.waitForTimeout(300); // an onerror would have fired by now
+    const answer = await page.evaluate(() => {
+      const box = document.querySelector("tao-agent").shadowRoot.querySelector(".card-answer .answer-text");
+      const texts = (sel) => Array.from(box.querySelectorAll(sel), (n) => n.textContent);
+      const link = box.querySelector("a");
+      return {
+        strong: texts("strong"), em: texts("em"), code: texts(":not(pre) > code"), pre: texts("pre > code"),
+        bullets: texts("ul > li"), steps: texts("ol > li"),
+        link: link && { text: link.textContent, href: link.getAttribute("href"), target: link.target, rel: link.rel },
+        links: box.querySelectorAll("a").length,
+        markup: box.querySelectorAll("script, img, iframe, [onerror]").length,
+        text: box.textContent, pwned: window.pwned,
+        mono: getComputedStyle(box.querySelector("code")).fontFamily,
+      };
+    });
+    assert.deepEqual(answer.strong, ["green tea"]);
+    assert.deepEqual(answer.em, ["stock"]);
+    assert.deepEqual(answer.code, ["sencha"]);
+    assert.deepEqual(answer.pre, ["let tins = 12 < 15;"]);
+    assert.deepEqual(answer.bullets, ["12 tins of sencha", "3 tins of matcha"]);
+    assert.deepEqual(answer.steps, ["open a tin", "brew it"]);
+    assert.deepEqual(answer.link, { text: "matcha", href: "https://example.com/tea_(matcha)", target: "_blank", rel: "noopener noreferrer" });
+    assert.equal(answer.links, 1, "the javascript: link is not a link");
+    assert.equal(answer.markup, 0, "markup in the answer became elements");
+    assert.ok(answer.text.includes(`<script>window.pwned = 1</script> <img src="x" onerror="window.pwned = 2">`), answer.text);
+    assert.ok(answer.text.includes("[click me](javascript:window.pwned=3)"), answer.text);
+    assert.equal(answer.pwned, 0);
+    assert.match(answer.mono, /monospace/);
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+
+  it("styles <tao-trajectory> alone on a page, in light and dark, without restyling the host page", async () => {
+    for (const theme of [null, "dark"]) {
+      const page = await open(browser, server.url + "alone.html");
+      const snapshot = () => page.evaluate(() => {
+        const props = ["font-family", "font-size", "line-height", "color", "background-color", "margin-top", "padding-top", "border-left-width", "border-radius", "box-sizing"];
+        const nodes = [document.documentElement, document.body, document.querySelector("h1"), ...document.querySelectorAll(".probe")];
+        return nodes.map((n) => props.map((p) => getComputedStyle(n).getPropertyValue(p)).join("|"));
+      });
+      const before = await snapshot();
+      assert.equal(await page.evaluate((t) => window.draw(t), theme), "We have 12 tins.");
+      assert.deepEqual(await snapshot(), before, "the host page's computed styles changed (its own .card, .error, .step too?)");
+      const inside = await page.evaluate(() => {
+        const view = document.querySelector("tao-trajectory");
+        const style = (sel) => getComputedStyle(view.querySelector(sel));
+        return {
+          label: style(".card-thought .card-label").color, border: style(".card-thought").borderLeftWidth,
+          text: style(".card-thought .card-text").color, font: style(".card-thought .card-text").fontFamily,
+          number: style(".step-num").borderRadius, background: getComputedStyle(view).backgroundColor,
+          answer: style(".answer-text").fontSize, sheets: document.adoptedStyleSheets.length,
+        };
+      });
+      const palette = theme === "dark" ? DARK : LIGHT;
+      assert.deepEqual(inside, { label: palette.thought, border: "4px", text: palette.text, font: inside.font, number: "50%",
+        background: palette.bg, answer: "19px", sheets: 1 });
+      assert.match(inside.font, /^system-ui, /);
+      assert.deepEqual(page.problems, []);
+      await page.context().close();
+    }
   });
 
   it("declares in tao.d.ts exactly what tao.js exports", async () => {
@@ -335,12 +672,23 @@ describe("the package (dist/) in a page", () => {
   it("looks right on a desktop and a phone, light and dark, English and Chinese, with no axe violation", async () => {
     fs.mkdirSync(OUT, { recursive: true });
     const axe = require.resolve("axe-core/axe.min.js");
-    for (const [name, file, colorScheme] of [["en-light", "element.html", "light"], ["zh-dark", "zh.html", "dark"]]) {
+    const answered = (page) => page.waitForFunction(() => document.querySelector("tao-agent")?.trajectory?.stop?.reason === "answer", null, { timeout: 20000 });
+    const drawn = (page) => page.evaluate(() => window.draw());
+    const cases = [
+      ["en-light", "element.html", "light", answered],
+      ["zh-dark", "zh.html", "dark", answered],
+      // The attribute against the system's preference, with a Markdown answer.
+      ["markdown-theme-dark", "markdown.html?theme=dark", "light", answered],
+      ["markdown-theme-light", "markdown.html?theme=light", "dark", answered],
+      ["alone-light", "alone.html", "light", drawn],
+      ["alone-dark", "alone.html", "dark", drawn],
+    ];
+    for (const [name, file, colorScheme, ready] of cases) {
       for (const [size, viewport] of [["desktop", { width: 1366, height: 850 }], ["phone", { width: 390, height: 844 }]]) {
         const context = await browser.newContext({ viewport, colorScheme });
         const page = await context.newPage();
         await page.goto(server.url + file);
-        await page.waitForFunction(() => document.querySelector("tao-agent")?.trajectory?.stop?.reason === "answer", null, { timeout: 20000 });
+        await ready(page);
         await page.screenshot({ path: path.join(OUT, `embed-${name}-${size}.png`), fullPage: true });
         const wide = await page.evaluate(() => document.documentElement.scrollWidth > innerWidth);
         assert.equal(wide, false, `${name} ${size}: the page scrolls sideways`);
