@@ -275,11 +275,6 @@ impl Agent {
         let started = self.host.now_ms();
         self.run_tools(step, on_event).await;
         step.ms = micros(step.ms + self.host.now_ms() - started);
-        let current = None;
-        on_event(&Event::Stats {
-            trajectory,
-            current,
-        });
         // A tool still running when the run was stopped: the run ends there, the call waiting.
         if self.abort.is_aborted() && trajectory.pending_action().is_some() {
             end(trajectory, StopReason::Aborted, None, on_event);

@@ -21,11 +21,14 @@ pub enum Event<'a> {
     /// Model call `n` of the step begins. `retried`: it asks again because the previous reply
     /// could not be read (a bad call, as the paper counts them): why, and what the parser said
     /// of it (what was wrong, then the format to use); a call after a change of format is not
-    /// one.
+    /// one. `stats`: the run's counts as the call begins, counting it
+    /// (`trajectory.stats_with(Some(step))`, worked out only when someone reads the event).
     ModelCall {
         index: u32,
         n: u32,
         retried: Option<&'a Repair>,
+        trajectory: &'a Trajectory,
+        step: &'a Step,
     },
     /// A streamed piece of the model's reply.
     Token { index: u32, text: &'a str },
@@ -83,14 +86,6 @@ pub enum Event<'a> {
         text: &'a str,
         by_model: bool,
     },
-    /// The run's counts, `trajectory.stats_with(current)` (`current`: the step in progress),
-    /// counted only when someone reads them: as each model call begins (counting it, and the
-    /// reply before it when that one was asked again), and once a step's tools have answered.
-    /// What a page shows as the run goes; the trajectory's own `stats` at its end.
-    Stats {
-        trajectory: &'a Trajectory,
-        current: Option<&'a Step>,
-    },
     /// The run ended.
     Stopped {
         reason: StopReason,
@@ -104,11 +99,18 @@ impl ToJson for Event<'_> {
     fn write_json(&self, out: &mut JsonWriter) {
         match self {
             Event::Step { index } => out.object(&[("type", &"step"), ("index", index)]),
-            Event::ModelCall { index, n, retried } => out.object(&[
+            Event::ModelCall {
+                index,
+                n,
+                retried,
+                trajectory,
+                step,
+            } => out.object(&[
                 ("type", &"model_call"),
                 ("index", index),
                 ("n", n),
                 ("retried", retried),
+                ("stats", &trajectory.stats_with(Some(step))),
             ]),
             Event::Token { index, text } => {
                 out.object(&[("type", &"token"), ("index", index), ("text", text)])
@@ -199,14 +201,6 @@ impl ToJson for Event<'_> {
                 ("covers", covers),
                 ("text", text),
                 ("by_model", by_model),
-            ]),
-            // Counted only when someone reads the event.
-            Event::Stats {
-                trajectory,
-                current,
-            } => out.object(&[
-                ("type", &"stats"),
-                ("stats", &trajectory.stats_with(*current)),
             ]),
             Event::Stopped { reason, message } => out.object(&[
                 ("type", &"stopped"),

@@ -31,17 +31,19 @@ pub fn to_string_pretty(value: &dyn ToJson) -> String {
 
 fn write(value: &dyn ToJson, pretty: bool) -> String {
     let mut out = JsonWriter {
-        text: String::with_capacity(128),
+        text: Vec::with_capacity(128),
         pretty,
         depth: 0,
     };
     value.write_json(&mut out);
-    out.text
+    // Only whole `str`s and ASCII bytes were written.
+    String::from_utf8(out.text).unwrap_or_default()
 }
 
-/// JSON text being written.
+/// JSON text being written: bytes, since all the writer adds is ASCII (a byte pushed is cheaper
+/// than a `char`; every event and every value for JS is written here).
 pub struct JsonWriter {
-    text: String,
+    text: Vec<u8>,
     pretty: bool,
     /// How deep in objects and arrays the writer is (for the indentation).
     depth: usize,
@@ -51,32 +53,33 @@ impl JsonWriter {
     /// Writes an object with these fields, in this order (named by the program, not by data:
     /// their names need no escape).
     pub fn object(&mut self, fields: &[(&'static str, &dyn ToJson)]) {
-        self.open('{');
+        self.open(b'{');
         for (i, (key, value)) in fields.iter().enumerate() {
             self.item(i);
             // A field's name is the program's own, a plain word: no escape to look for.
-            self.text.push('"');
-            self.text.push_str(key);
-            self.text.push_str(if self.pretty { "\": " } else { "\":" });
+            self.text.push(b'"');
+            self.text.extend_from_slice(key.as_bytes());
+            self.text
+                .extend_from_slice(if self.pretty { b"\": " } else { b"\":" });
             value.write_json(self);
         }
-        self.close('}', fields.len());
+        self.close(b'}', fields.len());
     }
 
     /// Writes an array of these items.
     pub fn array(&mut self, items: &mut dyn ExactSizeIterator<Item = &dyn ToJson>) {
         let len = items.len();
-        self.open('[');
+        self.open(b'[');
         for (i, value) in items.enumerate() {
             self.item(i);
             value.write_json(self);
         }
-        self.close(']', len);
+        self.close(b']', len);
     }
 
     /// Writes a string, quoted and escaped.
     pub fn string(&mut self, text: &str) {
-        self.text.push('"');
+        self.text.push(b'"');
         // Runs of characters that need no escape are copied whole; every escaped character is
         // ASCII, so the cuts between runs fall on character boundaries.
         let mut start = 0;
@@ -92,38 +95,40 @@ impl JsonWriter {
                 0..=0x1f => "",
                 _ => continue,
             };
-            self.text.push_str(text.get(start..i).unwrap_or_default());
+            self.text
+                .extend_from_slice(text.as_bytes().get(start..i).unwrap_or_default());
             if escape.is_empty() {
                 const HEX: &[u8; 16] = b"0123456789abcdef";
-                self.text.push_str("\\u00");
-                self.text.push(char::from(HEX[usize::from(byte >> 4)]));
-                self.text.push(char::from(HEX[usize::from(byte & 0xf)]));
+                self.text.extend_from_slice(b"\\u00");
+                self.text.push(HEX[usize::from(byte >> 4)]);
+                self.text.push(HEX[usize::from(byte & 0xf)]);
             } else {
-                self.text.push_str(escape);
+                self.text.extend_from_slice(escape.as_bytes());
             }
             start = i + 1;
         }
-        self.text.push_str(text.get(start..).unwrap_or_default());
-        self.text.push('"');
+        self.text
+            .extend_from_slice(text.as_bytes().get(start..).unwrap_or_default());
+        self.text.push(b'"');
     }
 
     /// Writes an object whose keys are data (a JSON value's fields).
     pub fn map(&mut self, len: usize, fields: &mut dyn Iterator<Item = (&str, &dyn ToJson)>) {
-        self.open('{');
+        self.open(b'{');
         for (i, (key, value)) in fields.enumerate() {
             self.item(i);
             self.key(key);
             value.write_json(self);
         }
-        self.close('}', len);
+        self.close(b'}', len);
     }
 
     /// Writes `null`.
     pub fn null(&mut self) {
-        self.text.push_str("null");
+        self.text.extend_from_slice(b"null");
     }
 
-    fn open(&mut self, bracket: char) {
+    fn open(&mut self, bracket: u8) {
         self.text.push(bracket);
         self.depth += 1;
     }
@@ -132,18 +137,19 @@ impl JsonWriter {
     /// output a new line at the current depth.
     fn item(&mut self, i: usize) {
         if i > 0 {
-            self.text.push(',');
+            self.text.push(b',');
         }
         self.new_line();
     }
 
     fn key(&mut self, key: &str) {
         self.string(key);
-        self.text.push_str(if self.pretty { ": " } else { ":" });
+        self.text
+            .extend_from_slice(if self.pretty { b": " } else { b":" });
     }
 
     /// Ends an object or array of `len` items (an empty one stays on its line: `[]`).
-    fn close(&mut self, bracket: char, len: usize) {
+    fn close(&mut self, bracket: u8, len: usize) {
         self.depth -= 1;
         if len > 0 {
             self.new_line();
@@ -153,9 +159,9 @@ impl JsonWriter {
 
     fn new_line(&mut self) {
         if self.pretty {
-            self.text.push('\n');
+            self.text.push(b'\n');
             for _ in 0..self.depth {
-                self.text.push_str("  ");
+                self.text.extend_from_slice(b"  ");
             }
         }
     }
@@ -185,13 +191,14 @@ impl ToJson for String {
 
 impl ToJson for bool {
     fn write_json(&self, out: &mut JsonWriter) {
-        out.text.push_str(if *self { "true" } else { "false" });
+        out.text
+            .extend_from_slice(if *self { b"true" } else { b"false" });
     }
 }
 
 /// Integers are written with their digits. (By hand rather than with `write!`: the formatting
 /// machinery is the larger and slower way to the same digits.)
-fn digits(out: &mut String, mut n: u64) {
+fn digits(out: &mut Vec<u8>, mut n: u64) {
     let mut buffer = [0u8; 20];
     let mut at = buffer.len();
     loop {
@@ -202,7 +209,7 @@ fn digits(out: &mut String, mut n: u64) {
             break;
         }
     }
-    out.push_str(std::str::from_utf8(&buffer[at..]).unwrap_or_default());
+    out.extend_from_slice(&buffer[at..]);
 }
 
 impl ToJson for u32 {
@@ -220,7 +227,7 @@ impl ToJson for u64 {
 impl ToJson for i64 {
     fn write_json(&self, out: &mut JsonWriter) {
         if *self < 0 {
-            out.text.push('-');
+            out.text.push(b'-');
         }
         digits(&mut out.text, self.unsigned_abs());
     }
@@ -232,7 +239,9 @@ impl ToJson for i64 {
 impl ToJson for f64 {
     fn write_json(&self, out: &mut JsonWriter) {
         match self.is_finite() {
-            true => out.text.push_str(zmij::Buffer::new().format_finite(*self)),
+            true => out
+                .text
+                .extend_from_slice(zmij::Buffer::new().format_finite(*self).as_bytes()),
             false => out.null(),
         }
     }

@@ -44,8 +44,21 @@ fn event_trace(agent: &Agent, task: &str) -> Vec<String> {
         trace.push(match e {
             Event::Step { index } => format!("step:{index}"),
             // Each step's first call goes without saying; a second one is the model asked again.
-            Event::ModelCall { n: 1, .. } => return,
-            Event::ModelCall { index, n, .. } => format!("call:{index}:{n}"),
+            // Either way, the counts as it begins (counting it): steps, model calls, bad calls.
+            Event::ModelCall {
+                index,
+                n,
+                trajectory,
+                step,
+                ..
+            } => {
+                let s = trajectory.stats_with(Some(step));
+                let counts = format!("stats:{}:{}:{}", s.steps, s.n_calls, s.n_badcalls);
+                match n {
+                    1 => counts,
+                    n => format!("call:{index}:{n} {counts}"),
+                }
+            }
             Event::Token { .. } => "token".into(),
             Event::Reasoning { index, .. } => format!("reasoning:{index}"),
             Event::Thought { index, .. } => format!("thought:{index}"),
@@ -59,15 +72,6 @@ fn event_trace(agent: &Agent, task: &str) -> Vec<String> {
             Event::Switch { index, to, .. } => format!("switch:{index}:{to}"),
             Event::Answer { index, .. } => format!("answer:{index}"),
             Event::Memo { kind, after, .. } => format!("{}:{after}", kind.name()),
-            // The counts as each model call begins (counting it) and once the tools have
-            // answered: steps, model calls, bad calls.
-            Event::Stats {
-                trajectory,
-                current,
-            } => {
-                let s = trajectory.stats_with(*current);
-                format!("stats:{}:{}:{}", s.steps, s.n_calls, s.n_badcalls)
-            }
             Event::Stopped { reason, .. } => format!("stopped:{}", reason.name()),
         })
     }));
@@ -95,7 +99,6 @@ fn events_arrive_in_loop_order() {
             "token",
             "action:1:echo",
             "observation:1",
-            "stats:1:1:0",
             "step:2",
             "stats:2:2:0",
             "token",

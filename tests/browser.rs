@@ -36,10 +36,10 @@ async fn run(agent: &JsAgent, task: &str, options: JsValue) -> JsValue {
 }
 
 /// A JS event handler that records `type:index` into the returned array (a run of tokens as one
-/// `token`; the counts as `stats:steps:n_calls:n_badcalls`).
+/// `token`; a model call as `model_call:index` and its counts, `stats:steps:n_calls:n_badcalls`).
 fn recorder() -> (Array, Function) {
     let events = Array::new();
-    let f = Function::new_with_args("e", "if (e.type !== 'token' || this[this.length - 1] !== 'token') this.push(e.type === 'token' ? 'token' : e.type === 'stats' ? ['stats', e.stats.steps, e.stats.n_calls, e.stats.n_badcalls].join(':') : e.type + ':' + (e.index ?? e.reason))");
+    let f = Function::new_with_args("e", "if (e.type !== 'token' || this[this.length - 1] !== 'token') { this.push(e.type === 'token' ? 'token' : e.type + ':' + (e.index ?? e.reason)); if (e.stats) this.push(['stats', e.stats.steps, e.stats.n_calls, e.stats.n_badcalls].join(':')); }");
     (events.clone(), f.bind0(&events))
 }
 
@@ -87,12 +87,12 @@ async fn events_arrive_in_order_while_the_run_streams() {
     .await;
     assert_eq!(text(&t, "stop.reason"), "answer");
     // In the paper format the action is the reply's last line, so the thought and the action
-    // are announced when the reply ends, after its tokens. The counts come as each model call
-    // begins (counting it) and once the tools have answered.
+    // are announced when the reply ends, after its tokens. The counts ride on each model call
+    // as it begins (counting it).
     #[rustfmt::skip]
     let expected = [
-        "step:1", "model_call:1", "stats:1:1:0", "token", "thought:1", "action:1", "observation:1", "stats:1:1:0",
-        "step:2", "model_call:2", "stats:2:2:0", "token", "thought:2", "action:2", "observation:2", "stats:2:2:0",
+        "step:1", "model_call:1", "stats:1:1:0", "token", "thought:1", "action:1", "observation:1",
+        "step:2", "model_call:2", "stats:2:2:0", "token", "thought:2", "action:2", "observation:2",
         "step:3", "model_call:3", "stats:3:3:0", "token", "thought:3", "answer:3", "stopped:answer",
     ];
     assert_eq!(strings(&events), expected);

@@ -18,12 +18,12 @@ import { t } from "./i18n.js";
 
 /**
  * Counts one event into `live` (`{n_calls, n_badcalls, steps}`): the core's own counts, from
- * the trajectory (`stats` events: each model call as it begins, each half of a step as it ends),
- * and the step number as soon as a step begins.
+ * the trajectory (the `stats` of each `model_call` event, counting the call it begins), and the
+ * step number as soon as a step begins.
  */
 export function count(live, ev) {
   if (ev.type === "step") live.steps = ev.index;
-  else if (ev.type === "stats") ({ n_calls: live.n_calls, n_badcalls: live.n_badcalls, steps: live.steps } = ev.stats);
+  else if (ev.type === "model_call") ({ n_calls: live.n_calls, n_badcalls: live.n_badcalls, steps: live.steps } = ev.stats);
 }
 
 /**

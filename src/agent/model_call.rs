@@ -109,15 +109,19 @@ impl Agent {
         on_event: Observer<'_>,
     ) -> Result<Called, Error> {
         let index = step.index;
-        let retried = step.model_calls.last().and_then(|c| c.retried.as_ref());
-        let n = step.model_calls.len() as u32 + 1;
-        on_event(&Event::ModelCall { index, n, retried });
         // Recorded as it goes, so the run's counts include the call in flight.
         step.model_calls.push(ModelCall::default());
-        let current = Some(&*step);
-        on_event(&Event::Stats {
+        let calls = &step.model_calls;
+        let retried = calls
+            .len()
+            .checked_sub(2)
+            .and_then(|i| calls[i].retried.as_ref());
+        on_event(&Event::ModelCall {
+            index,
+            n: calls.len() as u32,
+            retried,
             trajectory,
-            current,
+            step,
         });
         let streamed = self.stream(trajectory, prompt, index, on_event).await;
         self.record(trajectory, step, streamed, on_event)

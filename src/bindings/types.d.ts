@@ -103,8 +103,8 @@ export interface RunOptions {
 }
 export type TaoEvent =
   | { type: "step"; index: number }
-  /** Model call `n` of step `index` begins; `retried`: it asks again because the reply before could not be read (why, and what the model was told: what was wrong, then the format). */
-  | { type: "model_call"; index: number; n: number; retried: { why: string; message: string } | null }
+  /** Model call `n` of step `index` begins; `retried`: it asks again because the reply before could not be read (why, and what the model was told: what was wrong, then the format). `stats`: the run's counts so far, computed from the trajectory, this call included (the trajectory's own `stats` are the final word). */
+  | { type: "model_call"; index: number; n: number; retried: { why: string; message: string } | null; stats: Stats }
   | { type: "token"; index: number; text: string }
   /** A piece of a reasoning model's reasoning, streamed before its reply. */
   | { type: "reasoning"; index: number; text: string }
@@ -120,8 +120,6 @@ export type TaoEvent =
   | { type: "answer"; index: number; text: string }
   /** A long run's memo, written after step `after`: a summary of steps 1 to `covers`, or a reflection (`covers` 0); `by_model` false when tao wrote it from the steps (the offline model). */
   | { type: "summary" | "reflection"; after: number; covers: number; text: string; by_model: boolean }
-  /** The run's counts, computed from the trajectory: as each model call begins (counting it) and once a step's tools have answered. The trajectory's own `stats` are the final word. */
-  | { type: "stats"; stats: Stats }
   | { type: "stopped"; reason: StopReason; message: string | null };
 export type StopReason = "answer" | "max_steps" | "aborted" | "error" | "refused" | "truncated" | "token_budget" | "time_budget";
 /** A tool call; `id` is the provider's (native tool calling), sent back with its result. */

@@ -287,7 +287,7 @@ describe("the package (dist/) in a page", () => {
     assert.equal(result.reason, "answer");
     assert.equal(result.answer, "We have 12 tins.");
     assert.equal(result.observation, "12 tins");
-    for (const type of ["step", "model_call", "stats", "thought", "action", "observation", "answer", "stopped"]) assert.ok(result.events.includes(type), type);
+    for (const type of ["step", "model_call", "thought", "action", "observation", "answer", "stopped"]) assert.ok(result.events.includes(type), type);
     assert.deepEqual(page.problems, []);
     await page.context().close();
   });

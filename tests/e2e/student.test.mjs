@@ -354,7 +354,9 @@ describe("9 noise", () => {
       await page.selectOption('select[name="delayMs"]', "0");
       await button(page, w.run).click();
       await waitStopped(page);
+      // The rating bar's code loads with the first run that ends (main.js): wait for it.
       const group = page.locator("[data-rate-group]");
+      await group.waitFor({ state: "visible", timeout: 5000 }).catch(() => {});
       assert.equal(await group.isVisible(), true, "rate a run once it has ended");
       assert.equal((await page.textContent("[data-runs-count]")).trim(), w.one);
       await page.selectOption('select[name="delayMs"]', "80");
