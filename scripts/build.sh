@@ -53,7 +53,7 @@ optimise() {
   # (src/bindings/modules.rs says why the names are literals; the check below that they still are).
   # (wasm-bindgen's imports object names the one snippet module twice: esbuild's warning is muted.)
   node_modules/.bin/esbuild pkg/tao_agent.js --bundle --format=esm --minify --legal-comments=none \
-    --external:./tao_net.js --external:./tao_tools.js \
+    --external:./tao_net.js --external:./tao_tools.js --external:./tao_wllama.js \
     --log-level=warning --log-override:duplicate-object-key=silent --allow-overwrite --outfile=pkg/tao_agent.js
   # Then terser's pass, as scripts/minify.sh gives every file a page loads (it says why; esbuild
   # has minified the glue already, and would warn again of the key above).
@@ -65,6 +65,8 @@ optimise() {
     grep -q "import(\"./$m.js\")" pkg/tao_agent.js && grep -Eq "new URL\(\"./${m}_bg.wasm\", ?import.meta.url\)" pkg/tao_agent.js \
       || { echo "build: pkg/tao_agent.js lost the literal import of $m (see src/bindings/modules.rs)" >&2; return 1; }
   done
+  grep -q 'import("./tao_wllama.js")' pkg/tao_agent.js \
+    || { echo "build: pkg/tao_agent.js lost the literal import of tao_wllama (see src/bindings/modules.rs)" >&2; return 1; }
   ! grep -q '"node:' pkg/tao_agent.js || { echo "build: pkg/tao_agent.js names a node: module" >&2; return 1; }
 }
 
@@ -111,6 +113,17 @@ for module in tao_net tao_tools tao_agent; do
   cache_save "$module.rust" "$(rust_key "$module" "${features[@]}")" "${outputs[@]}"
 done
 rm -rf pkg/snippets
+# The model in the tab (provider "wllama"): its module, minified, and beside it the engine it
+# imports, wllama (llama.cpp in WebAssembly, MIT, pinned in package.json): its minified JS, its
+# wasm (2.9 MB gzip) and its licence. The core imports the module only when a run uses the
+# provider, so no other page loads any of it.
+rm -rf pkg/wllama
+mkdir -p pkg/wllama
+cp src/bindings/tao_wllama.js pkg/tao_wllama.js
+scripts/minify.sh pkg/tao_wllama.js
+engine=node_modules/@wllama/wllama
+cp "$engine/esm/index.min.js" pkg/wllama/index.js
+cp "$engine/esm/wasm/wllama.wasm" "$engine/LICENCE" pkg/wllama/
 # The wasm-tool sandbox and the example tools: a separate module, fetched by the page only
 # when the first wasm tool is registered (so the core above does not carry wasmi).
 scripts/build-sandbox.sh

@@ -9,6 +9,8 @@
 #   tao_net.js, _bg.wasm      the providers over HTTP, loaded only when a run first needs one
 #   tao_tools.js, _bg.wasm    the built-in tools' code (calculator, MediaWiki, search_docs), loaded
 #                             at a tool's first call
+#   tao_wllama.js, wllama/    the model in the tab (provider "wllama") and its engine (llama.cpp in
+#                             WebAssembly, 2.9 MB gzip), loaded only when a run uses that provider
 #   tao-agent.js, .css        the element, and its stylesheet (the demo page's, used in Shadow DOM;
 #   styles.js, tao-agent-css.js  the same text as a module, and what adopts it)
 #   trajectory.js, i18n.js    what the element draws with (the demo page's own modules: the
@@ -30,8 +32,9 @@ cd "$(dirname "$0")/.."
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 rm -rf dist
 mkdir -p dist
-cp pkg/tao_agent.js pkg/tao_agent_bg.wasm pkg/tao_net.js pkg/tao_net_bg.wasm pkg/tao_tools.js pkg/tao_tools_bg.wasm pkg/tao_sandbox.js pkg/tao_sandbox_bg.wasm dist/
+cp pkg/tao_agent.js pkg/tao_agent_bg.wasm pkg/tao_net.js pkg/tao_net_bg.wasm pkg/tao_tools.js pkg/tao_tools_bg.wasm pkg/tao_sandbox.js pkg/tao_sandbox_bg.wasm pkg/tao_wllama.js dist/
 cp -r pkg/data dist/data
+cp -r pkg/wllama dist/wllama
 # The page's modules the element uses (editor.js loads only at the first Edit, markdown.js when a run begins).
 view="trajectory.js cards.js live.js redraw.js studio-cards.js step.js drive.js offline-data.js packaged.js"
 later="editor.js markdown.js"
@@ -67,7 +70,7 @@ cat > dist/package.json <<JSON
   "sideEffects": ["./tao.js"],
   "files": [
     "tao.js", "tao-node.js", "tao.d.ts", "tao_agent.js", "tao_agent_bg.wasm", "tao_net.js", "tao_net_bg.wasm",
-    "tao_tools.js", "tao_tools_bg.wasm",
+    "tao_tools.js", "tao_tools_bg.wasm", "tao_wllama.js", "wllama/index.js", "wllama/wllama.wasm", "wllama/LICENCE",
     "tao-agent.js", "tao-agent.css", "styles.js", "tao-agent-css.js", "markdown.js",
     "trajectory.js", "cards.js", "live.js", "redraw.js", "studio-cards.js", "editor.js", "step.js", "drive.js", "offline-data.js", "packaged.js", "i18n.js", "i18n-zh.js", "chart.js", "picture.js", "wasm-tool.js", "sandbox.js", "sandbox-worker.js",
     "tao_sandbox.js", "tao_sandbox_bg.wasm", "data/scenarios.json", "data/knowledge.json", "data/zh.json", "README.md"

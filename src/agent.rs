@@ -64,6 +64,9 @@ pub struct Config {
     pub reflect_every: Option<u32>,
     /// Few-shot examples (the paper's own, or any) in place of the format's worked example.
     pub exemplars: Option<String>,
+    /// Whether each reply is held to the format: the model is told what a step is
+    /// (`llm::Constraint`), which a model that can hold to a grammar does (the in-tab engine).
+    pub constrained: bool,
 }
 
 impl Default for Config {
@@ -80,6 +83,7 @@ impl Default for Config {
             keep_steps: 2,
             reflect_every: None,
             exemplars: None,
+            constrained: false,
         }
     }
 }
@@ -395,6 +399,16 @@ impl Agent {
     pub fn prompt(&self, trajectory: &Trajectory) -> Vec<Message> {
         let exemplars = self.config.exemplars.as_deref();
         crate::prompt::render(trajectory, &self.tools, exemplars)
+    }
+
+    /// In a `constrained` run, the tools a step in `format` may call (none in the no-tool
+    /// modes), which the model is told with what a step is (`llm::Constraint`).
+    pub fn constrained_tools(&self, format: Format) -> Option<Vec<String>> {
+        let names = || match format.has_tools() {
+            true => self.tools.names(),
+            false => Vec::new(),
+        };
+        self.config.constrained.then(names)
     }
 
     /// The tool specs sent with the next request for `trajectory`: all of them in native tool

@@ -233,20 +233,35 @@ pub fn string_schema(field: &str) -> Value {
 /// Token counts reported by a provider.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Usage {
-    /// Tokens in the prompt.
+    /// Tokens in the prompt (those read from the cache included).
     pub prompt_tokens: u64,
     /// Tokens generated.
     pub completion_tokens: u64,
+    /// Tokens of the prompt the model did not evaluate again: read from its cache (the in-tab
+    /// engine's KV cache, OpenAI's `cached_tokens`, Anthropic's cache reads).
+    pub cached_tokens: u64,
+    /// How fast the prompt was read (the tokens evaluated, not those from the cache), in tokens
+    /// per second, where the model says (the in-tab engine).
+    pub prompt_per_second: Option<f64>,
+    /// How fast the reply was written, in tokens per second, where the model says.
+    pub reply_per_second: Option<f64>,
 }
 
 json_struct!(Usage {
     prompt_tokens,
-    completion_tokens
+    completion_tokens,
+    cached_tokens,
+    prompt_per_second,
+    reply_per_second
 });
 
 impl std::ops::AddAssign for Usage {
+    /// Counts add up; speeds do not (a sum has none).
     fn add_assign(&mut self, other: Usage) {
         self.prompt_tokens += other.prompt_tokens;
         self.completion_tokens += other.completion_tokens;
+        self.cached_tokens += other.cached_tokens;
+        self.prompt_per_second = None;
+        self.reply_per_second = None;
     }
 }

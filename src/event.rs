@@ -67,6 +67,9 @@ pub enum Event<'a> {
     },
     /// Something the reader should know (a cut stream, ignored text, a retry).
     Note { index: u32, text: &'a str },
+    /// The model's files download before its first reply (the in-tab model): `loaded` of
+    /// `total` bytes so far (`total` 0 when the server does not say).
+    Download { index: u32, loaded: u64, total: u64 },
     /// The run continues in another format (`auto` falling back to text ReAct).
     Switch {
         index: u32,
@@ -174,6 +177,16 @@ impl ToJson for Event<'_> {
             Event::Note { index, text } => {
                 out.object(&[("type", &"note"), ("index", index), ("text", text)])
             }
+            Event::Download {
+                index,
+                loaded,
+                total,
+            } => out.object(&[
+                ("type", &"download"),
+                ("index", index),
+                ("loaded", loaded),
+                ("total", total),
+            ]),
             Event::Switch {
                 index,
                 from,

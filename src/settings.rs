@@ -60,6 +60,7 @@ pub const OPTIONS: &[&str] = &[
     "keepSteps",
     "reflectEvery",
     "exemplars",
+    "constrained",
 ];
 
 /// A provider the page offers, with what it needs.
@@ -118,12 +119,30 @@ pub struct Settings {
     pub replies: Option<Vec<String>>,
     /// A provider over HTTP (its key included: this struct is never serialised or logged).
     pub endpoint: Option<Endpoint>,
+    /// The model in the tab (`provider: "wllama"`), which the page's host runs.
+    pub local: Option<Local>,
     /// The MediaWiki that `search` and `lookup` read, instead of the built-in pages.
     pub wiki: Option<Wiki>,
     /// What `search_docs` searches, unless the scenario names its own pages (which win: its
     /// rules are written against them).
     pub docs: Option<Docs>,
 }
+
+/// A model that runs in the page (`provider: "wllama"`: llama.cpp compiled to WebAssembly), on
+/// the reader's machine, with no key and no server. The host runs it (the page loads the
+/// engine's module on demand: `src/bindings/tao_wllama.js`); this is what it is told.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Local {
+    /// A name from the engine's catalogue (`smollm2-360m`, ...), or the URL of a `.gguf` file.
+    pub model: String,
+    /// Sampling temperature; `None` is 0, the most predictable (experiments repeat).
+    pub temperature: Option<f64>,
+    /// Most tokens per reply; `None` leaves the engine's default.
+    pub max_tokens: Option<u32>,
+}
+
+/// The `provider` setting of the model in the tab.
+pub const LOCAL_PROVIDER: &str = "wllama";
 
 /// What only the host can supply to build an agent.
 pub struct Parts {
@@ -228,14 +247,28 @@ impl Settings {
             .map(|setting| Wiki::parse(&setting, s.config.lang.name()))
             .transpose()?;
         s.docs = read_docs(object.get("docs"))?;
-        s.endpoint = read_endpoint(&read)?;
+        s.local = read_local(&read)?;
+        if s.local.is_none() {
+            s.endpoint = read_endpoint(&read)?;
+        }
+        // A model in the tab is small: held to the format by a grammar unless told otherwise,
+        // and given the worked example `mrkl` otherwise lacks.
+        s.config.constrained = match read.get("constrained") {
+            None => s.local.is_some(),
+            Some(Value::Bool(on)) => *on,
+            Some(_) => return Err(Error::config("constrained must be true or false")),
+        };
+        if s.config.constrained && s.config.format == Format::Mrkl && s.config.exemplars.is_none() {
+            s.config.exemplars = crate::format::mrkl::example(&s.tool_names());
+        }
         Ok(s)
     }
 
     /// Checks that something will play the model: a provider, the host's model (a JavaScript
     /// function, when `host_model`), scripted replies or a scenario.
     pub fn require_model(&self, host_model: bool) -> Result<(), Error> {
-        match self.scenario.is_some() || host_model || self.replies.is_some() || self.endpoint.is_some() {
+        let provider = self.endpoint.is_some() || self.local.is_some();
+        match self.scenario.is_some() || host_model || self.replies.is_some() || provider {
             true => Ok(()),
             false => Err(Error::config(
                 "give a provider, a model function, a scenario or replies (for the offline scripted model)",
@@ -356,6 +389,11 @@ impl Settings {
         }
         for tool in host_tools {
             tools.register(tool);
+        }
+        // The model in the tab is the host's to run (the page's core loads the engine's module
+        // for it: see `Parts::model`); a host without it (the CLI) cannot.
+        if self.local.is_some() && host_model.is_none() {
+            return Err(Error::config("provider \"wllama\" runs only in a web page"));
         }
         let model: Box<dyn Model> =
             match (&self.endpoint, host_model, &self.replies, &self.scenario) {
@@ -538,6 +576,24 @@ pub fn read_provider(value: &Value) -> Result<Option<Endpoint>, Error> {
     }
 }
 
+/// The model in the tab, if `provider` is `wllama`: its `model`, `temperature` and `maxTokens`.
+fn read_local(read: &Reader) -> Result<Option<Local>, Error> {
+    if read.text("provider")?.as_deref().map(str::trim) != Some(LOCAL_PROVIDER) {
+        return Ok(None);
+    }
+    let model = match read.get("model") {
+        Some(Value::String(name)) if !name.trim().is_empty() => name.trim().to_string(),
+        _ => return Err(Error::config(
+            "model: give a name from the catalogue (e.g. \"smollm2-360m\") or a .gguf file's URL",
+        )),
+    };
+    Ok(Some(Local {
+        model,
+        temperature: read.number("temperature", 2)?,
+        max_tokens: read.number("maxTokens", 1_000_000)?.map(|n| n as u32),
+    }))
+}
+
 fn read_endpoint(read: &Reader) -> Result<Option<Endpoint>, Error> {
     let provider = read
         .text("provider")?
@@ -557,7 +613,7 @@ fn read_endpoint(read: &Reader) -> Result<Option<Endpoint>, Error> {
     }
     let api = Api::from_name(&provider).ok_or_else(|| {
         Error::config(format!(
-            "unknown provider \"{provider}\"; use scripted, openai, ollama or anthropic"
+            "unknown provider \"{provider}\"; use scripted, openai, ollama, anthropic or wllama (a model in the tab)"
         ))
     })?;
     // `ollama` is OpenAI's API at another address; `claude` is another name for `anthropic`.

@@ -69,6 +69,7 @@ fn event_trace(agent: &Agent, task: &str) -> Vec<String> {
             } => format!("approval:{index}:{approved}"),
             Event::Repair { index, why, .. } => format!("repair:{index}:{why}"),
             Event::Note { index, .. } => format!("note:{index}"),
+            Event::Download { loaded, total, .. } => format!("download:{loaded}/{total}"),
             Event::Switch { index, to, .. } => format!("switch:{index}:{to}"),
             Event::Answer { index, .. } => format!("answer:{index}"),
             Event::Memo { kind, after, .. } => format!("{}:{after}", kind.name()),
@@ -1024,4 +1025,113 @@ fn a_model_that_keeps_replying_nothing_readable_stops_after_a_few_calls() {
     );
     let t = block_on(agent.run("anything", &mut |_| {}));
     assert_eq!(t.answer(), Some("z"));
+}
+
+/// A model that records what each request said a step is, and the system prompt, then replays.
+struct Constrained {
+    replay: Scripted,
+    seen: Rc<std::cell::RefCell<Vec<String>>>,
+}
+
+impl tao_agent::llm::Model for Constrained {
+    fn name(&self) -> String {
+        "constrained".into()
+    }
+    fn complete<'a>(
+        &'a self,
+        request: tao_agent::llm::Request<'a>,
+        on_delta: tao_agent::llm::OnDelta<'a>,
+    ) -> tao_agent::host::LocalBoxFuture<'a, Result<tao_agent::llm::Reply, tao_agent::Error>> {
+        let said = match request.constraint {
+            Some(c) => format!("{}:{}:{}", c.format, c.step, c.tools.join(",")),
+            None => "free".into(),
+        };
+        let mut seen = self.seen.borrow_mut();
+        seen.push(said);
+        seen.push(request.messages[0].content.clone());
+        self.replay.complete(request, on_delta)
+    }
+}
+
+/// The model in the tab: `provider: "wllama"` is read as such (the host runs it: a host without
+/// it, the CLI, says so), constrained unless told otherwise; a constrained run tells the model
+/// what each step is, and `mrkl` gives a small model its worked example.
+#[test]
+fn the_model_in_the_tab_is_constrained_and_given_the_worked_example() {
+    use tao_agent::settings::{Parts, Settings};
+    let local = json!({"provider": "wllama", "model": "smollm2-135m", "tools": ["calculator"]});
+    let s = Settings::from_json(&local).unwrap();
+    assert_eq!(
+        s.local.as_ref().map(|l| l.model.as_str()),
+        Some("smollm2-135m")
+    );
+    assert!(s.config.constrained && s.endpoint.is_none());
+    assert!(s
+        .config
+        .exemplars
+        .as_deref()
+        .unwrap()
+        .contains("Action: calculator\nAction Input: 12 * 7"));
+    let host = Rc::new(NativeHost::default());
+    let parts = |model: Option<Box<dyn tao_agent::llm::Model>>| Parts {
+        host: host.clone(),
+        transport: None,
+        tools: Vec::new(),
+        model,
+        elsewhere: None,
+    };
+    let cli = s.agent(parts(None)).err().unwrap();
+    assert_eq!(cli.message, "provider \"wllama\" runs only in a web page");
+    // Off when asked, and for any model when asked on; a bad value says what it must be.
+    let off = json!({"provider": "wllama", "model": "x.gguf", "constrained": false});
+    assert!(!Settings::from_json(&off).unwrap().config.constrained);
+    let bad = Settings::from_json(&json!({"provider": "wllama", "model": "m", "constrained": 1}));
+    assert_eq!(
+        bad.err().unwrap().message,
+        "constrained must be true or false"
+    );
+    let missing = Settings::from_json(&json!({"provider": "wllama"}))
+        .err()
+        .unwrap();
+    assert!(
+        missing
+            .message
+            .starts_with("model: give a name from the catalogue"),
+        "{}",
+        missing.message
+    );
+
+    let seen = Rc::new(std::cell::RefCell::new(Vec::new()));
+    let replies = vec![
+        "Thought: multiply.\nAction: calculator\nAction Input: 17 * 23".to_string(),
+        "Thought: I now know the final answer\nFinal Answer: 391".to_string(),
+    ];
+    let replay = Scripted::new(
+        "replay",
+        Policy::Replay(replies),
+        Format::Mrkl,
+        Lang::En,
+        host.clone(),
+    );
+    let model = Constrained {
+        replay,
+        seen: seen.clone(),
+    };
+    let agent = s.agent(parts(Some(Box::new(model)))).unwrap();
+    let t = block_on(agent.run("What is 17 * 23?", &mut |_| {}));
+    assert_eq!(t.answer(), Some("391"));
+    let seen = seen.borrow();
+    assert_eq!(seen[0], "mrkl:1:calculator");
+    assert_eq!(seen[2], "mrkl:2:calculator");
+    assert!(
+        seen[1].contains("Here are some examples.\nQuestion: What is 12 * 7?"),
+        "{}",
+        seen[1]
+    );
+    // Unconstrained runs say nothing of it, and `mrkl` keeps its prompt as it was.
+    let free = Settings::from_json(
+        &json!({"tools": ["calculator"], "replies": ["Thought: x\nFinal Answer: 1"]}),
+    )
+    .unwrap();
+    assert!(!free.config.constrained && free.config.exemplars.is_none());
 }

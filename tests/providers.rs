@@ -198,12 +198,13 @@ pub(crate) fn complete(
             stop,
             tools,
             abort: &abort,
+            constraint: None,
         },
         &mut |d| {
             match d {
                 Delta::Text(t) => text.push_str(t),
                 Delta::Note(n) => notes.push(n.to_string()),
-                Delta::Reasoning(_) | Delta::Usage(_) => {}
+                Delta::Reasoning(_) | Delta::Usage(_) | Delta::Download { .. } => {}
             }
             true
         },
@@ -301,6 +302,7 @@ fn openai_request_body_and_headers() {
         stop: &[],
         tools: &[],
         abort: &Abort::default(),
+        constraint: None,
     });
     assert_eq!(request.url, "http://localhost:11434/v1/chat/completions");
     assert_eq!(request.headers.len(), 1);
@@ -711,4 +713,35 @@ fn a_failure_mid_run_keeps_every_step_so_far() {
     let stop = t.stop.unwrap();
     assert_eq!(stop.reason, StopReason::Error);
     assert!(stop.message.unwrap().contains("ended early"));
+}
+
+/// The prompt tokens read from the provider's cache are kept as `cached_tokens`: OpenAI's
+/// `prompt_tokens_details.cached_tokens` (within `prompt_tokens`), Anthropic's cache reads
+/// (beside `input_tokens`, which leave them out: tao counts them as prompt tokens too).
+#[test]
+fn cached_prompt_tokens_are_read_from_both_apis() {
+    use tao_agent::llm::provider::Piece;
+    let mut pieces = Vec::new();
+    let openai = r#"{"choices":[],"usage":{"prompt_tokens":1200,"completion_tokens":9,"prompt_tokens_details":{"cached_tokens":1024}}}"#;
+    tao_agent::llm::openai::decode(openai, &mut pieces).unwrap();
+    let anthropic = r#"{"type":"message_start","message":{"usage":{"input_tokens":20,"cache_read_input_tokens":1000,"cache_creation_input_tokens":5,"output_tokens":1}}}"#;
+    tao_agent::llm::anthropic::decode(anthropic, &mut pieces).unwrap();
+    let usage: Vec<_> = pieces
+        .iter()
+        .filter_map(|p| match p {
+            Piece::Usage {
+                prompt,
+                completion,
+                cached,
+            } => Some((*prompt, *completion, *cached)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        usage,
+        [
+            (Some(1200), Some(9), Some(1024)),
+            (Some(1025), Some(1), Some(1000))
+        ]
+    );
 }

@@ -65,6 +65,9 @@ fn everything() -> Trajectory {
         usage: Some(Usage {
             prompt_tokens: 120,
             completion_tokens: 7,
+            cached_tokens: 100,
+            prompt_per_second: Some(9.5),
+            reply_per_second: Some(4.25),
         }),
         ms: 812.5,
         first_token_ms: Some(301.25),

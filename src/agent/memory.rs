@@ -198,6 +198,8 @@ impl Agent {
             stop: &[],
             tools: &[],
             abort: &self.abort,
+            // A memo is prose, not a step.
+            constraint: None,
         };
         let mut call = ModelCall::default();
         let started = self.host.now_ms();
@@ -205,7 +207,7 @@ impl Agent {
             match delta {
                 Delta::Text(text) => call.raw.push_str(text),
                 Delta::Usage(usage) => call.usage = Some(usage),
-                Delta::Reasoning(_) | Delta::Note(_) => {}
+                Delta::Reasoning(_) | Delta::Note(_) | Delta::Download { .. } => {}
             }
             !self.abort.is_aborted()
         };

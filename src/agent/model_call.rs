@@ -14,7 +14,7 @@ use crate::error::Error;
 use crate::event::{Event, Observer};
 use crate::format::parse::{parse, ParseEvent, Parsed, StreamParser, Verdict, Why};
 use crate::format::{tools, Format};
-use crate::llm::{Delta, Reply, Request, Thinking};
+use crate::llm::{Constraint, Delta, Reply, Request, Thinking};
 use crate::prompt::Prompt;
 use crate::trajectory::{ModelCall, Repair, Step, Switch, Trajectory, CUT_KEPT};
 
@@ -172,11 +172,18 @@ impl Agent {
             // The model began to invent an Observation: the stream stops here.
             !s.parser.is_cut()
         };
+        let names = self.constrained_tools(format);
+        let constraint = (names.as_ref()).map(|tools| Constraint {
+            format: format.name(),
+            step: index,
+            tools,
+        });
         let request = Request {
             messages,
             stop: &stop,
             tools: &specs,
             abort: &self.abort,
+            constraint,
         };
         s.reply = self.model.complete(request, &mut on_delta).await;
         s.call.ms = micros(self.host.now_ms() - started);
@@ -306,6 +313,11 @@ impl Streamed {
                 on_event(&Event::Reasoning { index, text });
             }
             Delta::Usage(usage) => self.call.usage = Some(usage),
+            Delta::Download { loaded, total } => on_event(&Event::Download {
+                index,
+                loaded,
+                total,
+            }),
             Delta::Text(_) => {}
         }
     }

@@ -4,6 +4,8 @@
 use super::host::WebHost;
 use super::js_model::JsModel;
 use super::js_tool::JsTool;
+#[cfg(not(feature = "providers"))]
+use super::net::{NetModel, Source};
 use super::{get, json_of, read_settings, to_js, OnAbort};
 use crate::agent::Agent;
 use crate::chat::ToolSpec;
@@ -246,14 +248,15 @@ impl JsAgent {
             .map(|function| JsModel::new(function, signal.clone()))
             .map(|model| Box::new(model) as Box<dyn Model>);
         // A provider is reached through its module, loaded at the first call (this core was
-        // built without the providers: see `super::net`).
+        // built without the providers: see `super::net`); so is the model in the tab.
         #[cfg(not(feature = "providers"))]
         let model = match &self.settings.endpoint {
-            Some(endpoint) => Some(
-                Box::new(super::net::NetModel::new(endpoint, signal.clone())) as Box<dyn Model>,
-            ),
-            None => model,
-        };
+            Some(endpoint) => Some(Source::Endpoint(endpoint.clone())),
+            None => None,
+        }
+        .or_else(|| self.settings.local.clone().map(Source::Local))
+        .map(|source| Box::new(NetModel::new(source, signal.clone())) as Box<dyn Model>)
+        .or(model);
         self.settings.agent(Parts {
             host: Rc::new(WebHost { approve }),
             // Only the providers and the built-in tools reach the network (the core built

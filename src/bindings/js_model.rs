@@ -58,8 +58,9 @@ pub struct JsModel {
 // One call of the model function: its options made in JS in one go (`onDelta` bound to the
 // call's number: see `Inbox::call`).
 #[wasm_bindgen(inline_js = r#"
-export function call_model(model, messages, request, signal, onDelta, call) {
+export function call_model(model, messages, request, signal, onDelta, call, constraint) {
   const options = { stop: request.stop, tools: request.tools, signal, onDelta: (piece) => onDelta(call, piece) };
+  if (constraint) options.constraint = constraint;
   return model(messages, options);
 }"#)]
 extern "C" {
@@ -71,6 +72,7 @@ extern "C" {
         signal: &JsValue,
         on_delta: &JsValue,
         call: u32,
+        constraint: &JsValue,
     ) -> Result<JsValue, JsValue>;
 }
 
@@ -136,11 +138,12 @@ enum Piece {
     Reasoning(String),
     Note(String),
     Usage(Usage),
+    Download { loaded: u64, total: u64 },
 }
 
 impl Piece {
-    /// A string is text; `{reasoning}`, `{note}` and `{usage}` are the others; anything else
-    /// is ignored.
+    /// A string is text; `{reasoning}`, `{note}`, `{usage}` and `{download: {loaded, total}}`
+    /// are the others; anything else is ignored.
     fn read(value: &JsValue) -> Option<Piece> {
         if let Some(text) = value.as_string() {
             return Some(Piece::Text(text));
@@ -153,21 +156,34 @@ impl Piece {
         if let Some(text) = text("note") {
             return Some(Piece::Note(text));
         }
+        let download = &value["download"];
+        if download.is_object() {
+            let bytes = |key: &str| {
+                download[key]
+                    .as_f64()
+                    .filter(|n| *n >= 0.0)
+                    .map_or(0, |n| n as u64)
+            };
+            return Some(Piece::Download {
+                loaded: bytes("loaded"),
+                total: bytes("total"),
+            });
+        }
         read_usage(&value["usage"]).map(Piece::Usage)
     }
 }
 
-/// `{promptTokens, completionTokens}`, if it is an object.
+/// `{promptTokens, completionTokens, cachedTokens, promptPerSecond, replyPerSecond}` (each
+/// optional), if it is an object.
 fn read_usage(value: &Value) -> Option<Usage> {
-    let count = |key: &str| {
-        value[key]
-            .as_f64()
-            .filter(|n| *n >= 0.0)
-            .map_or(0, |n| n as u64)
-    };
+    let number = |key: &str| value[key].as_f64().filter(|n| n.is_finite() && *n >= 0.0);
+    let count = |key: &str| number(key).map_or(0, |n| n as u64);
     value.is_object().then(|| Usage {
         prompt_tokens: count("promptTokens"),
         completion_tokens: count("completionTokens"),
+        cached_tokens: count("cachedTokens"),
+        prompt_per_second: number("promptPerSecond"),
+        reply_per_second: number("replyPerSecond"),
     })
 }
 
@@ -222,6 +238,10 @@ impl JsModel {
                     Piece::Reasoning(text) => Delta::Reasoning(text),
                     Piece::Note(text) => Delta::Note(text),
                     Piece::Usage(usage) => Delta::Usage(*usage),
+                    Piece::Download { loaded, total } => Delta::Download {
+                        loaded: *loaded,
+                        total: *total,
+                    },
                 };
                 let stopped = self.inbox.borrow().stopped;
                 if !stopped && !on_delta(delta) {
@@ -284,6 +304,16 @@ impl Model for JsModel {
             let (stop, tools) = (request.stop, request.tools);
             let options = self.sent.borrow_mut().options(stop, tools)?;
             let on_delta_js = self.on_delta.as_ref();
+            // `{format, step, tools}` when the run is constrained (`llm::Constraint`).
+            let constraint = match request.constraint {
+                Some(c) => to_js(&Object(&[
+                    ("format", &c.format),
+                    ("step", &c.step),
+                    ("tools", &c.tools),
+                ]))
+                .map_err(|_| Error::model("could not pass the constraint to the JS model"))?,
+                None => JsValue::UNDEFINED,
+            };
             let called = call_model(
                 &self.function,
                 &messages,
@@ -291,6 +321,7 @@ impl Model for JsModel {
                 &signal,
                 on_delta_js,
                 call,
+                &constraint,
             );
             let mut streamed = false;
             let outcome = match called {

@@ -1,6 +1,8 @@
 //! The modules the core loads on demand: what the shipped core wasm leaves out (the providers:
 //! `tao_net`; the built-in tools' code: `tao_tools`) is built from this crate into modules of
-//! their own, beside the core's files, and imported the first time a run needs them, once.
+//! their own, beside the core's files, and imported the first time a run needs them, once. So is
+//! the model in the tab (`tao_wllama`, JavaScript only: src/bindings/tao_wllama.js, which loads
+//! the engine, pkg/wllama/).
 
 use super::{describe, get};
 use crate::error::{Error, ErrorKind};
@@ -21,6 +23,7 @@ use wasm_bindgen_futures::JsFuture;
 const files = {
   tao_net: () => [import("./tao_net.js"), packaged(new URL("./tao_net_bg.wasm", import.meta.url))],
   tao_tools: () => [import("./tao_tools.js"), packaged(new URL("./tao_tools_bg.wasm", import.meta.url))],
+  tao_wllama: () => [import("./tao_wllama.js")],
 };
 // The wasm in the package's folder when Vite's dev server moved this code without it (the rule
 // of www/packaged.js, which the core's glue cannot import).
@@ -34,6 +37,7 @@ export function load_module(name) {
   loading[name] ??= (async () => {
     const [glue, wasm] = files[name]();
     const module = await glue;
+    if (!wasm) return module;
     const bytes = wasm.protocol === "file:" ? globalThis.process.getBuiltinModule("fs").promises.readFile(wasm) : wasm;
     await module.default({ module_or_path: await bytes });
     return module;

@@ -16,6 +16,7 @@ use crate::error::Error;
 use crate::host::LocalBoxFuture;
 use crate::llm::provider::Settings as Endpoint;
 use crate::llm::{Model, OnDelta, Reply, Request};
+use crate::settings::{Local, LOCAL_PROVIDER};
 use crate::to_json::Object;
 use js_sys::{Function, Promise};
 use std::cell::RefCell;
@@ -24,9 +25,41 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
 
-/// One of the module's functions.
+/// One of the providers' module's functions.
 async fn export(name: &str) -> Result<Function, Error> {
     modules::export("tao_net", "the providers' module", name).await
+}
+
+/// Where a model comes from: a provider over HTTP (the providers' module), or the model in the
+/// tab (the engine's module).
+#[derive(Clone)]
+pub(crate) enum Source {
+    Endpoint(Endpoint),
+    Local(Local),
+}
+
+impl Source {
+    /// The module, its name in errors, the function that makes the model, and its settings.
+    fn module(&self) -> Result<(&'static str, &'static str, &'static str, JsValue), JsValue> {
+        Ok(match self {
+            Source::Endpoint(endpoint) => (
+                "tao_net",
+                "the providers' module",
+                "httpModel",
+                config(endpoint)?,
+            ),
+            Source::Local(local) => (
+                "tao_wllama",
+                "the in-tab model's module",
+                "localModel",
+                to_js(&Object(&[
+                    ("model", &local.model),
+                    ("temperature", &local.temperature),
+                    ("maxTokens", &local.max_tokens),
+                ]))?,
+            ),
+        })
+    }
 }
 
 /// The settings the module reads (the same names as the agent's).
@@ -43,18 +76,19 @@ fn config(endpoint: &Endpoint) -> Result<JsValue, JsValue> {
     ]))
 }
 
-/// A provider, reached through its module: made at the first call of the run.
+/// A provider or the model in the tab, reached through its module: made at the first call of
+/// the run.
 pub(crate) struct NetModel {
-    endpoint: Endpoint,
+    source: Source,
     signal: Option<AbortSignal>,
     model: RefCell<Option<Rc<JsModel>>>,
 }
 
 impl NetModel {
-    /// The provider at `endpoint`, for one run that `signal` can abort.
-    pub(crate) fn new(endpoint: &Endpoint, signal: Option<AbortSignal>) -> Self {
+    /// The model from `source`, for one run that `signal` can abort.
+    pub(crate) fn new(source: Source, signal: Option<AbortSignal>) -> Self {
         NetModel {
-            endpoint: endpoint.clone(),
+            source,
             signal,
             model: RefCell::default(),
         }
@@ -64,12 +98,14 @@ impl NetModel {
         if let Some(model) = self.model.borrow().clone() {
             return Ok(model);
         }
-        let http_model = export("httpModel").await?;
-        let made = config(&self.endpoint).and_then(|c| http_model.call1(&JsValue::NULL, &c));
+        let (module, what, function, settings) = (self.source.module())
+            .map_err(|e| thrown(&e, "could not pass the model's settings"))?;
+        let make = modules::export(module, what, function).await?;
+        let made = make.call1(&JsValue::NULL, &settings);
         let function = made
-            .map_err(|e| thrown(&e, "the providers' module failed"))?
+            .map_err(|e| thrown(&e, &format!("{what} failed")))?
             .dyn_into::<Function>()
-            .map_err(|_| Error::model("the providers' module made no model"))?;
+            .map_err(|_| Error::model(format!("{what} made no model")))?;
         let model = Rc::new(JsModel::new(function, self.signal.clone()));
         *self.model.borrow_mut() = Some(model.clone());
         Ok(model)
@@ -78,7 +114,10 @@ impl NetModel {
 
 impl Model for NetModel {
     fn name(&self) -> String {
-        format!("{}:{}", self.endpoint.api.name(), self.endpoint.model)
+        match &self.source {
+            Source::Endpoint(endpoint) => format!("{}:{}", endpoint.api.name(), endpoint.model),
+            Source::Local(local) => format!("{LOCAL_PROVIDER}:{}", local.model),
+        }
     }
 
     fn complete<'a>(

@@ -119,6 +119,8 @@ async fn complete(
             Delta::Reasoning(text) => to_js(&Object(&[("reasoning", &text)])),
             Delta::Note(text) => to_js(&Object(&[("note", &text)])),
             Delta::Usage(usage) => to_js(&Object(&[("usage", &Counts(&usage))])),
+            // The providers over HTTP download nothing.
+            Delta::Download { .. } => return true,
         };
         (value.and_then(|value| on_delta.call1(&JsValue::NULL, &value)))
             .is_ok_and(|more| more.as_bool() != Some(false))
@@ -128,6 +130,8 @@ async fn complete(
         stop: &stop,
         tools: &tools,
         abort: &abort,
+        // The providers over HTTP hold to no grammar.
+        constraint: None,
     };
     let reply = model.complete(request, &mut forward).await?;
     // The end of the reply, as a JS model returns it (its text went through `onDelta`).
@@ -147,6 +151,7 @@ impl ToJson for Counts<'_> {
         out.object(&[
             ("promptTokens", &self.0.prompt_tokens),
             ("completionTokens", &self.0.completion_tokens),
+            ("cachedTokens", &self.0.cached_tokens),
         ]);
     }
 }

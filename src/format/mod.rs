@@ -138,7 +138,7 @@ impl Format {
     /// (`paper`, `act`, `cot`, `standard`).
     pub fn instructions(self, tools: &Registry, lang: Lang, exemplars: Option<&str>) -> String {
         match self {
-            Format::Mrkl => mrkl::instructions(tools, lang),
+            Format::Mrkl => mrkl::instructions(tools, lang, exemplars),
             Format::Paper => paper::instructions(tools, lang, exemplars),
             Format::Tools | Format::Auto => self::tools::instructions(lang),
             Format::Act => act::instructions(tools, lang, exemplars),

@@ -5,7 +5,7 @@
 //! registry. The question follows as its own message, and each step is one assistant turn
 //! followed by one `Observation:` message, so chat models see a dialogue they can continue.
 
-use super::{input_text, tool_descriptions, Lang, Move};
+use super::{input_text, tool_descriptions, with_examples, Lang, Move};
 use crate::tools::Registry;
 use crate::zh::{self, Zh};
 
@@ -29,16 +29,36 @@ Write one Thought and one Action (with its Action Input) per reply, then stop: t
 
 Begin!";
 
-/// The system message for `tools` in `lang`. (The Chinese prompt is `mrkl` in data/zh.json:
-/// see `crate::zh`.)
-pub fn instructions(tools: &Registry, lang: Lang) -> String {
+/// The system message for `tools` in `lang`, then the `exemplars`, if any: this format has no
+/// worked example of its own (chat models follow the instructions; a small model is given
+/// [`example`]). (The Chinese prompt is `mrkl` in data/zh.json: see `crate::zh`.)
+pub fn instructions(tools: &Registry, lang: Lang, exemplars: Option<&str>) -> String {
     let template = match lang {
         Lang::En => PROMPT_EN,
         Lang::Zh => zh::text(Zh::Mrkl),
     };
-    template
+    let prompt = template
         .replace("{tool_descs}", &tool_descriptions(tools))
-        .replace("{tool_names}", &tools.names().join(","))
+        .replace("{tool_names}", &tools.names().join(","));
+    match exemplars {
+        Some(_) => with_examples(&prompt, "", exemplars, lang),
+        None => prompt,
+    }
+}
+
+/// Worked examples with the tools a run has (`calculator`, `search`), for a small model, which
+/// writes no parseable step from the instructions alone (SmolLM2-135M: none in 12 tries; with
+/// two examples and the grammar, 4 of 4). `None` when the run has neither tool.
+pub fn example(tools: &[String]) -> Option<String> {
+    let has = |name: &str| tools.iter().any(|t| t == name);
+    let mut examples = Vec::new();
+    if has("calculator") {
+        examples.push("Question: What is 12 * 7?\nThought: I need to multiply 12 by 7.\nAction: calculator\nAction Input: 12 * 7\nObservation: 84\nThought: I now know the final answer\nFinal Answer: 84");
+    }
+    if has("search") {
+        examples.push("Question: Where was Albert Einstein born?\nThought: I should search for Albert Einstein.\nAction: search\nAction Input: Albert Einstein\nObservation: Albert Einstein was a German-born physicist, born in Ulm.\nThought: I now know the final answer\nFinal Answer: Ulm");
+    }
+    (!examples.is_empty()).then(|| examples.join("\n\n"))
 }
 
 /// A step as the model's turn.

@@ -234,6 +234,20 @@ impl ToJson for ToolUse<'_> {
     }
 }
 
+/// Anthropic's `usage`: its `input_tokens` leave out the prompt read from the cache and the
+/// prompt written to it, which tao counts as prompt tokens too (as OpenAI does); the cache reads
+/// are the `cached` part.
+fn usage_piece(usage: &Value) -> Piece {
+    let count = |key: &str| usage[key].as_u64();
+    let cached = count("cache_read_input_tokens");
+    let written = count("cache_creation_input_tokens").unwrap_or(0);
+    Piece::Usage {
+        prompt: count("input_tokens").map(|n| n + cached.unwrap_or(0) + written),
+        completion: count("output_tokens"),
+        cached,
+    }
+}
+
 /// What one event of the stream says (the event's `type` field is read, not the SSE name).
 pub fn decode(data: &str, pieces: &mut Vec<Piece>) -> Result<(), String> {
     let event: Value =
@@ -241,11 +255,7 @@ pub fn decode(data: &str, pieces: &mut Vec<Piece>) -> Result<(), String> {
     let index = event["index"].as_u64().unwrap_or(0) as usize;
     match event["type"].as_str().unwrap_or("") {
         "message_start" => {
-            let usage = &event["message"]["usage"];
-            pieces.push(Piece::Usage {
-                prompt: usage["input_tokens"].as_u64(),
-                completion: usage["output_tokens"].as_u64(),
-            });
+            pieces.push(usage_piece(&event["message"]["usage"]));
         }
         "content_block_start" => block(&event["content_block"], index, pieces),
         "content_block_delta" => {
@@ -269,12 +279,8 @@ pub fn decode(data: &str, pieces: &mut Vec<Piece>) -> Result<(), String> {
         "message_delta" => {
             // The figures here are the latest (`input_tokens` too, when present).
             let usage = &event["usage"];
-            let (prompt, completion) = (
-                usage["input_tokens"].as_u64(),
-                usage["output_tokens"].as_u64(),
-            );
-            if prompt.is_some() || completion.is_some() {
-                pieces.push(Piece::Usage { prompt, completion });
+            if usage["input_tokens"].is_u64() || usage["output_tokens"].is_u64() {
+                pieces.push(usage_piece(usage));
             }
             stop(&event["delta"], &event["delta"]["stop_details"], pieces);
         }
@@ -282,11 +288,7 @@ pub fn decode(data: &str, pieces: &mut Vec<Piece>) -> Result<(), String> {
         "error" => pieces.push(Piece::Error(error_text(&event["error"]))),
         // A whole (non-streamed) message: its blocks, usage and stop at once.
         "message" => {
-            let usage = &event["usage"];
-            pieces.push(Piece::Usage {
-                prompt: usage["input_tokens"].as_u64(),
-                completion: usage["output_tokens"].as_u64(),
-            });
+            pieces.push(usage_piece(&event["usage"]));
             for (i, b) in event["content"]
                 .as_array()
                 .into_iter()

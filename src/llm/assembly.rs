@@ -90,10 +90,15 @@ impl Assembly {
                         ))
                     }
                 },
-                Piece::Usage { prompt, completion } => {
+                Piece::Usage {
+                    prompt,
+                    completion,
+                    cached,
+                } => {
                     let usage = self.usage.get_or_insert_with(Usage::default);
                     usage.prompt_tokens = prompt.unwrap_or(usage.prompt_tokens);
                     usage.completion_tokens = completion.unwrap_or(usage.completion_tokens);
+                    usage.cached_tokens = cached.unwrap_or(usage.cached_tokens);
                     on_delta(Delta::Usage(*usage));
                 }
                 Piece::Finished(why) => self.finished = Some(why),

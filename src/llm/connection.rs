@@ -59,6 +59,7 @@ pub async fn test_connection(
         stop: &[],
         tools: &[],
         abort: &abort,
+        constraint: None,
     };
     let started = host.now_ms();
     let (mut reply, mut deltas, mut first_token_ms, mut notes) =
@@ -72,7 +73,7 @@ pub async fn test_connection(
                     reply.push_str(text);
                 }
                 Delta::Note(note) => notes.push(note.to_string()),
-                Delta::Reasoning(_) | Delta::Usage(_) => {}
+                Delta::Reasoning(_) | Delta::Usage(_) | Delta::Download { .. } => {}
             }
             true
         })

@@ -50,6 +50,22 @@ pub struct Request<'a> {
     pub tools: &'a [ToolSpec],
     /// Set when the run is aborted: a provider waiting to retry gives up at once.
     pub abort: &'a Abort,
+    /// What every reply must be, when the run is `constrained`: one well-formed step. A model
+    /// that can hold to a grammar writes it in its own (the in-tab engine: a GBNF grammar,
+    /// src/bindings/tao_wllama.js); others ignore it.
+    pub constraint: Option<Constraint<'a>>,
+}
+
+/// One well-formed step of `format` (numbered `step` in the paper's formats), calling one of
+/// `tools` or answering.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Constraint<'a> {
+    /// The format in force, by name (`mrkl`, `paper`, ...).
+    pub format: &'a str,
+    /// The step's number.
+    pub step: u32,
+    /// The tools' names (none in the no-tool modes).
+    pub tools: &'a [String],
 }
 
 /// What the model said (its text arrived through the deltas).
@@ -78,6 +94,13 @@ pub enum Delta<'a> {
     Usage(Usage),
     /// Something the user should see while waiting, e.g. "rate limited; retrying in 2 s".
     Note(&'a str),
+    /// The model's files are downloading: bytes loaded and in all (0 when unknown).
+    Download {
+        /// Bytes loaded so far.
+        loaded: u64,
+        /// Bytes in all (0 when the server does not say).
+        total: u64,
+    },
 }
 
 /// Receives each streamed delta; returns `false` to stop the stream (client-side stop, abort).

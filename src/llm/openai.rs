@@ -150,6 +150,7 @@ pub fn decode(data: &str, pieces: &mut Vec<Piece>) -> Result<(), String> {
         pieces.push(Piece::Usage {
             prompt: usage["prompt_tokens"].as_u64(),
             completion: usage["completion_tokens"].as_u64(),
+            cached: usage["prompt_tokens_details"]["cached_tokens"].as_u64(),
         });
     }
     let Some(choice) = chunk["choices"].get(0) else {

@@ -125,12 +125,14 @@ pub enum Piece {
         /// Its `type`, e.g. `server_tool_use`.
         kind: String,
     },
-    /// Token counts (either may be missing; later counts replace earlier ones).
+    /// Token counts (any may be missing; later counts replace earlier ones).
     Usage {
-        /// Prompt tokens.
+        /// Prompt tokens (those read from the cache included).
         prompt: Option<u64>,
         /// Completion tokens.
         completion: Option<u64>,
+        /// Prompt tokens read from the provider's cache.
+        cached: Option<u64>,
     },
     /// The model finished its reply (a stop reason arrived), and why; usage may still follow.
     Finished(Finish),
