@@ -134,9 +134,10 @@ export function resolve(model) {
     const file = picked.get(name);
     return { url: name, label: file.name, bytes: file.size, file };
   }
-  let url;
+  // An address has a slash or a .gguf name; a word is a catalogue name that is not there.
+  let url = null;
   try {
-    url = new URL(name, globalThis.location?.href);
+    if (/[/.]/.test(name)) url = new URL(name, globalThis.location?.href);
   } catch {
     url = null;
   }

