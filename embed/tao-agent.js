@@ -13,9 +13,9 @@
 //!
 //! | attribute   | meaning                                                                   |
 //! |-------------|---------------------------------------------------------------------------|
-//! | `provider`  | `scripted` (offline), `human` (the reader plays the model), `openai`, `ollama`, `anthropic` |
+//! | `provider`  | `scripted` (offline), `human` (the reader plays the model), `wllama` (a small model in the tab, no key), `chrome` (Chrome's built-in model), `openai`, `ollama`, `anthropic` |
 //! | `base-url`  | the provider's base URL                                                  |
-//! | `model`     | the provider's model name                                                 |
+//! | `model`     | the provider's model name (`wllama`: a catalogue name or a `.gguf` URL)   |
 //! | `format`    | `mrkl`, `paper`, `tools`, `auto`                                          |
 //! | `lang`      | `en`, `zh`: the prompts' and the element's language                       |
 //! | `tools`     | built-in and registered tools, separated by spaces or commas             |
@@ -45,6 +45,10 @@
 //! `fetchOfflineData()` does the same for a page that uses `Agent`. It loads them, runs its agent
 //! into its view and names the model exactly as the demo page does (`offline-data.js`,
 //! `drive.js`: the same modules).
+//!
+//! With `provider="wllama"` the model runs in the tab (`tao_wllama.js` and `wllama/` beside this
+//! module, loaded only then): before a model not yet kept in the browser is downloaded, the
+//! element asks, with its size; the download is drawn in the trajectory with Cancel.
 
 import init, { Agent, scenarios, loadOfflineData } from "./tao_agent.js";
 import { setLang, loadLang } from "./i18n.js";
@@ -52,6 +56,7 @@ import { offlineLoader, offlineNeeds } from "./offline-data.js";
 import { drive, withAgent, free, humanModel, modelLabel, messageOf, failed } from "./drive.js";
 import { shadowSheet, themeOf } from "./styles.js";
 import { packaged } from "./packaged.js";
+import { chromeConfig } from "./chrome.js";
 
 /** The element's own words; the cards' words come from the demo page's `i18n.js`. */
 const WORDS = {
@@ -61,12 +66,16 @@ const WORDS = {
     max_steps: "Stopped: the step budget ran out.",
     aborted: "Stopped.", load: "Could not load the agent:",
     placeholder: "Ask something…",
+    ask: (label, size) => `Download ${label} (${size}) to run it in this tab? It is kept in this browser for next time.`,
+    yes: "Download and run", no: "Cancel", unknown: "size unknown",
   },
   zh: {
     task: "任务", trajectory: "轨迹", run: "运行", stop: "停止", loading: "正在加载智能体……", ready: "就绪。",
     running: "运行中……", answer: (n) => `用 ${n} 步作答。`, max_steps: "已停止：步数用完。",
     aborted: "已停止。", load: "无法加载智能体：",
     placeholder: "提一个问题……",
+    ask: (label, size) => `下载 ${label}（${size}）并在此标签页中运行？它会保存在此浏览器中供下次使用。`,
+    yes: "下载并运行", no: "取消", unknown: "大小未知",
   },
 };
 
@@ -165,6 +174,8 @@ export class TaoAgent extends ElementBase {
       }
     });
     this.#part("stop").addEventListener("click", () => this.stop());
+    // A card's own Stop (the download's Cancel) bubbles out of the trajectory.
+    this.#root.addEventListener("tao:stop", () => this.stop());
   }
 
   connectedCallback() {
@@ -290,6 +301,8 @@ export class TaoAgent extends ElementBase {
     const provider = attr("provider");
     if (provider === "human") {
       config.model = humanModel(this.#view()); // the reader plays the model, as on the demo page
+    } else if (provider === "chrome") {
+      Object.assign(config, chromeConfig(config)); // Chrome's built-in model, as on the demo page
     } else if (this.#model) {
       config.model = this.#model;
     } else if (provider && provider !== "scripted") {
@@ -334,6 +347,10 @@ export class TaoAgent extends ElementBase {
       free(agent);
       throw this.#fail(e);
     }
+    if (config.provider === "wllama" && !(await this.#mayDownload(config.model))) {
+      free(agent);
+      return this.#trajectory;
+    }
     const stop = new AbortController();
     this.#running = stop;
     this.#busy(true);
@@ -352,6 +369,51 @@ export class TaoAgent extends ElementBase {
       this.#running = null;
       this.#busy(false);
     }
+  }
+
+  /**
+   * The model in the tab: resolves to whether the run may go on; asks first, in the element,
+   * with the size, when the model is not kept in the browser yet. What the browser lacks, or a
+   * model that cannot be found, is said as the run's error would be.
+   */
+  async #mayDownload(model) {
+    let facts;
+    try {
+      const engine = await import("./tao_wllama.js");
+      const lacking = engine.support();
+      if (lacking) throw Object.assign(new Error(lacking), { kind: "config" });
+      facts = await engine.inspect(model);
+    } catch (e) {
+      this.#fail(e);
+      return false;
+    }
+    if (facts.stored) return true;
+    const size = facts.bytes ? `${Math.round(facts.bytes / 1e6)} MB` : this.#say("unknown");
+    const box = document.createElement("p");
+    box.className = "ask";
+    box.setAttribute("part", "ask");
+    box.setAttribute("role", "group");
+    const text = document.createElement("span");
+    text.textContent = this.#say("ask")(facts.label, size);
+    const yes = document.createElement("button");
+    yes.type = "button";
+    yes.className = "primary";
+    yes.textContent = this.#say("yes");
+    const no = document.createElement("button");
+    no.type = "button";
+    no.textContent = this.#say("no");
+    box.append(text, " ", yes, " ", no);
+    box.setAttribute("aria-label", text.textContent);
+    this.#part("status").before(box);
+    yes.focus();
+    return new Promise((resolve) => {
+      const done = (answer) => {
+        box.remove();
+        resolve(answer);
+      };
+      yes.addEventListener("click", () => done(true));
+      no.addEventListener("click", () => done(false));
+    });
   }
 
   /** A run that ended (answered, stopped, or failed on the model's side): drawn from its trajectory. */

@@ -10,8 +10,8 @@
 //! the scenarios, the offline `search`'s pages and the Chinese prompts (not in the wasm) for a
 //! page that uses `Agent`.
 //!
-//! `Agent` is the core's, with one thing added: used before the wasm is loaded, or after
-//! `free()`, it throws an Error that says so (`kind: "config"`) instead of what the generated glue
+//! `Agent` is the core's, with two things added: `provider: "chrome"` (Chrome's built-in model,
+//! chrome.js); and used before the wasm is loaded, or after `free()`, it throws an Error that says so (`kind: "config"`) instead of what the generated glue
 //! would throw there ("Cannot read properties of undefined", "null pointer passed to rust").
 
 export * from "./tao_agent.js";
@@ -19,6 +19,7 @@ import coreInit, { Agent as CoreAgent, version } from "./tao_agent.js";
 import { TaoAgent, fetchOfflineData } from "./tao-agent.js";
 import { TaoTrajectory } from "./trajectory.js";
 import { packaged } from "./packaged.js";
+import { chromeConfig } from "./chrome.js";
 export { TaoAgent, TaoTrajectory, fetchOfflineData };
 
 /** The core's wasm, beside this file (named so that bundlers copy it: src/bindings/modules.rs). */
@@ -47,7 +48,8 @@ const freed = new WeakSet();
 export class Agent extends CoreAgent {
   constructor(config) {
     if (!loaded()) throw misuse("the wasm is not loaded yet: call `await init()` before `new Agent(…)`");
-    super(config);
+    // Chrome's built-in model is a model function of the package's (chrome.js).
+    super(config?.provider === "chrome" ? chromeConfig(config) : config);
   }
 
   /** Releases the agent's memory in the wasm; once is enough (a second call does nothing). */

@@ -35,17 +35,17 @@ mkdir -p dist
 cp pkg/tao_agent.js pkg/tao_agent_bg.wasm pkg/tao_net.js pkg/tao_net_bg.wasm pkg/tao_tools.js pkg/tao_tools_bg.wasm pkg/tao_sandbox.js pkg/tao_sandbox_bg.wasm pkg/tao_wllama.js dist/
 cp -r pkg/data dist/data
 cp -r pkg/wllama dist/wllama
-# The page's modules the element uses (editor.js loads only at the first Edit, markdown.js when a run begins).
+# The page's modules the element uses (editor.js loads only at the first Edit, markdown.js when a run begins, download-card.js at a model's first download).
 view="trajectory.js cards.js live.js redraw.js studio-cards.js step.js drive.js offline-data.js packaged.js"
-later="editor.js markdown.js"
-cp embed/tao.js embed/tao-node.js embed/tao-agent.js embed/styles.js $(printf 'www/%s ' $view $later) www/i18n.js www/i18n-zh.js www/chart.js www/picture.js www/wasm-tool.js www/sandbox.js dist/
+later="editor.js markdown.js download-card.js"
+cp embed/tao.js embed/tao-node.js embed/tao-agent.js embed/styles.js embed/chrome.js www/chrome-model.js $(printf 'www/%s ' $view $later) www/i18n.js www/i18n-zh.js www/chart.js www/picture.js www/wasm-tool.js www/sandbox.js dist/
 sed 's#"\.\./pkg/tao_sandbox\.js"#"./tao_sandbox.js"#' www/sandbox-worker.js > dist/sandbox-worker.js
 grep -q '"./tao_sandbox.js"' dist/sandbox-worker.js || { echo "dist: sandbox-worker.js path not rewritten" >&2; exit 1; }
 cat www/style.css embed/tao-agent.css > dist/tao-agent.css
 cat src/bindings/types.d.ts embed/tao.d.ts > dist/tao.d.ts
 # The page's code and styles, minified as the glue is (scripts/minify.sh; the names kept): what a
 # site serves is smaller by a third, and the readable sources stay in www/ and embed/.
-scripts/minify.sh --keep-names $(printf 'dist/%s ' tao.js tao-node.js tao-agent.js styles.js $view $later i18n.js i18n-zh.js chart.js \
+scripts/minify.sh --keep-names $(printf 'dist/%s ' tao.js tao-node.js tao-agent.js styles.js chrome.js chrome-model.js $view $later i18n.js i18n-zh.js chart.js \
   picture.js wasm-tool.js sandbox.js sandbox-worker.js tao-agent.css)
 # The element's styles as a module too (styles.js adopts them): they come with its code, where a <link> came after its first paint.
 node -e 'const fs = require("fs"); fs.writeFileSync("dist/tao-agent-css.js", `export default ${JSON.stringify(fs.readFileSync("dist/tao-agent.css", "utf8"))};\n`)'
@@ -69,10 +69,10 @@ cat > dist/package.json <<JSON
   },
   "sideEffects": ["./tao.js"],
   "files": [
-    "tao.js", "tao-node.js", "tao.d.ts", "tao_agent.js", "tao_agent_bg.wasm", "tao_net.js", "tao_net_bg.wasm",
+    "tao.js", "tao-node.js", "tao.d.ts", "chrome.js", "chrome-model.js", "tao_agent.js", "tao_agent_bg.wasm", "tao_net.js", "tao_net_bg.wasm",
     "tao_tools.js", "tao_tools_bg.wasm", "tao_wllama.js", "wllama/index.js", "wllama/wllama.wasm", "wllama/LICENCE",
     "tao-agent.js", "tao-agent.css", "styles.js", "tao-agent-css.js", "markdown.js",
-    "trajectory.js", "cards.js", "live.js", "redraw.js", "studio-cards.js", "editor.js", "step.js", "drive.js", "offline-data.js", "packaged.js", "i18n.js", "i18n-zh.js", "chart.js", "picture.js", "wasm-tool.js", "sandbox.js", "sandbox-worker.js",
+    "trajectory.js", "cards.js", "live.js", "redraw.js", "studio-cards.js", "editor.js", "download-card.js", "step.js", "drive.js", "offline-data.js", "packaged.js", "i18n.js", "i18n-zh.js", "chart.js", "picture.js", "wasm-tool.js", "sandbox.js", "sandbox-worker.js",
     "tao_sandbox.js", "tao_sandbox_bg.wasm", "data/scenarios.json", "data/knowledge.json", "data/zh.json", "README.md"
   ]
 }
@@ -80,7 +80,7 @@ JSON
 # What a page with <tao-agent> loads before Run works (the sandbox's files only come with a wasm tool).
 echo "dist/ (tao-agent $version):"
 total=0
-for f in tao.js tao_agent.js tao_agent_bg.wasm tao-agent.js styles.js tao-agent-css.js $view i18n.js; do
+for f in tao.js tao_agent.js tao_agent_bg.wasm tao-agent.js styles.js chrome.js tao-agent-css.js $view i18n.js; do
   size=$(gzip -9c "dist/$f" | wc -c)
   total=$((total + size))
   printf '  %-22s %8d bytes gzip\n' "$f" "$size"

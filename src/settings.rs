@@ -134,11 +134,9 @@ pub struct Settings {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Local {
     /// A name from the engine's catalogue (`smollm2-360m`, ...), or the URL of a `.gguf` file.
+    /// (It samples at temperature 0, the most predictable, so that experiments repeat, and
+    /// writes at most 512 tokens a reply: a step is short.)
     pub model: String,
-    /// Sampling temperature; `None` is 0, the most predictable (experiments repeat).
-    pub temperature: Option<f64>,
-    /// Most tokens per reply; `None` leaves the engine's default.
-    pub max_tokens: Option<u32>,
 }
 
 /// The `provider` setting of the model in the tab.
@@ -576,22 +574,18 @@ pub fn read_provider(value: &Value) -> Result<Option<Endpoint>, Error> {
     }
 }
 
-/// The model in the tab, if `provider` is `wllama`: its `model`, `temperature` and `maxTokens`.
+/// The model in the tab, if `provider` is `wllama`: its `model`.
 fn read_local(read: &Reader) -> Result<Option<Local>, Error> {
     if read.text("provider")?.as_deref().map(str::trim) != Some(LOCAL_PROVIDER) {
         return Ok(None);
     }
-    let model = match read.get("model") {
-        Some(Value::String(name)) if !name.trim().is_empty() => name.trim().to_string(),
-        _ => return Err(Error::config(
+    let model = read.text("model")?.map(|m| m.trim().to_string());
+    let model = model.filter(|m| !m.is_empty()).ok_or_else(|| {
+        Error::config(
             "model: give a name from the catalogue (e.g. \"smollm2-360m\") or a .gguf file's URL",
-        )),
-    };
-    Ok(Some(Local {
-        model,
-        temperature: read.number("temperature", 2)?,
-        max_tokens: read.number("maxTokens", 1_000_000)?.map(|n| n as u32),
-    }))
+        )
+    })?;
+    Ok(Some(Local { model }))
 }
 
 fn read_endpoint(read: &Reader) -> Result<Option<Endpoint>, Error> {

@@ -150,6 +150,13 @@ export function agentConfig(settings, panel = toolsPanel.settings(), target = vi
   if (settings.provider === "human") {
     // "You": the person at the page plays the model; the scenario still gives the tools.
     config.model = humanModel(target, { format: settings.format, tools: panel.enabled });
+  } else if (settings.provider === "chrome") {
+    // Chrome's built-in model: a model function (chrome-model.js, loaded at its first call),
+    // one session for the run, held to the format.
+    Object.assign(config, { model: chromeRun(), constrained: true });
+  } else if (settings.provider === "wllama") {
+    // The model in the tab: no address, no key.
+    Object.assign(config, { provider: "wllama", model: settings.model || undefined });
   } else if (settings.provider !== "scripted") {
     Object.assign(config, {
       provider: settings.provider,
@@ -162,6 +169,17 @@ export function agentConfig(settings, panel = toolsPanel.settings(), target = vi
     });
   }
   return config;
+}
+
+/** Chrome's built-in model for one run (`chromeModel`), its code loaded at the first call. */
+export function chromeRun() {
+  let model = null;
+  const chrome = async (messages, options) => {
+    model ??= import("./chrome-model.js").then((part) => part.chromeModel());
+    return (await model)(messages, options);
+  };
+  // Its name is the trajectory's model ("js:chrome"), whatever a minifier does to the code.
+  return Object.defineProperty(chrome, "name", { value: "chrome" });
 }
 
 /** What the trajectory of a run with the form's `settings` will call its model (`modelLabel`). */

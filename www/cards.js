@@ -44,6 +44,13 @@ export function formatMs(ms) {
 }
 
 /** A card: an article of `kind` ("thought", "action", …, also its `data-kind`) under `label`. */
+/** A model call's speeds in words: "prompt 18 tok/s, reply 12 tok/s" (the prompt's when it read any). */
+export function usageSpeed(usage) {
+  const rate = (n) => String(Math.round(n * 10) / 10);
+  const reply = t("usage.reply").replace("{n}", rate(usage.reply_per_second));
+  return usage.prompt_per_second ? `${t("usage.prompt").replace("{n}", rate(usage.prompt_per_second))}, ${reply}` : reply;
+}
+
 export function card(kind, label) {
   const box = el("article", { class: `card card-${kind}`, "data-kind": kind });
   box.append(el("header", { class: "card-label" }, label));
@@ -85,6 +92,7 @@ function words(key, fallback) {
 export function modelName(model) {
   if (typeof model !== "string") return model;
   if (/^scripted(:|$)/.test(model)) return t("meta.scripted");
+  if (model === "js:chrome") return t("provider.chrome");
   return model === "js:human" || model === "human" ? t("meta.human") : model;
 }
 

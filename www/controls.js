@@ -61,8 +61,8 @@ export class TaoControls extends HTMLElement {
     on('[data-action="stop"]', "click", () => emit("tao:stop"));
     on('[data-action="export"]', "click", () => emit("tao:export"));
     on('[data-action="share"]', "click", () => emit("tao:share", this.settings()));
-    on('[data-action="import"]', "click", () => this.#field('input[type="file"]').click());
-    on('input[type="file"]', "change", async (e) => {
+    on('[data-action="import"]', "click", () => this.#field("input[data-import-file]").click());
+    on("input[data-import-file]", "change", async (e) => {
       const file = e.target.files?.[0];
       e.target.value = ""; // choosing the same file again must fire `change` again
       if (!file) return;

@@ -98,6 +98,7 @@ export function humanModel(view, hints) {
 export function modelLabel({ provider, model, scenario }) {
   if (typeof model === "function") return model.name ? `js:${model.name}` : "js";
   if (provider === "human") return "js:human";
+  if (provider === "chrome") return "js:chrome";
   if (provider && provider !== "scripted") return `${provider}:${model ?? ""}`;
   return scenario ? `scripted:${scenario}` : "scripted";
 }

@@ -41,9 +41,12 @@ function importTrajectory({ name, text }) {
   view.render(traj);
   stats.show(traj.stats, traj.stop);
   showStatus("status.imported", { name });
+  // For the parts that replace what they show with an imported run (fork.js's branches).
+  document.dispatchEvent(new CustomEvent("tao:imported", { detail: traj }));
 }
 
-export function install() {
-  document.addEventListener("tao:export", exportTrajectory);
-  document.addEventListener("tao:import", (e) => importTrajectory(e.detail));
+/** Acts on `tao:export` or `tao:import` (main.js loads this module at the first of them). */
+export function handle(e) {
+  if (e.type === "tao:export") exportTrajectory();
+  else importTrajectory(e.detail);
 }

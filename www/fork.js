@@ -230,9 +230,9 @@ function listen() {
     if (!state.running && !state.compare) closeBranches(null);
   });
 
-  // A file imported (files.js has drawn it into the view) replaces both branches; a file that
-  // could not be read leaves them as they were.
-  document.addEventListener("tao:import", () => {
+  // A file imported (files.js has drawn it into the view, then says so) replaces both branches;
+  // a file that could not be read leaves them as they were.
+  document.addEventListener("tao:imported", () => {
     if (branches && state.lastTrajectory && state.lastTrajectory !== kept[branches.selected]) {
       closeBranches(null);
     }

@@ -35,6 +35,12 @@ function formatAt(traj, index) {
   return later ? later.switch.from : traj.react_format;
 }
 
+/** The in-tab engine's grammar for step `index` (its module, loaded for it). */
+async function grammarOf(format, index, enabled) {
+  const tools = format === "cot" || format === "standard" ? [] : enabled;
+  return (await import("../pkg/tao_wllama.js")).grammar({ format, step: index, tools });
+}
+
 /** Opens the inspector on step `index`'s prompt; `opener` gets the focus back when it closes. */
 export async function inspect(index, opener) {
   const traj = state.lastTrajectory;
@@ -44,6 +50,10 @@ export async function inspect(index, opener) {
   if (!state.tao || !traj || !(index >= 1 && index <= last)) return;
   const panel = toolsPanel.settings();
   const config = agentConfig({ ...controls.settings(), provider: "scripted" }, panel);
+  // A model in the tab (or Chrome's) was held to the format, with mrkl's worked example: the
+  // prompt is rendered as it was sent.
+  const constrained = /^(wllama:|js:chrome$)/.test(traj.model ?? "");
+  if (constrained) config.constrained = true;
   try {
     const [prompt, previous] = await withAgent(pageAgent(config, panel, traj), (agent) => [
       agent.promptAt(traj, index),
@@ -52,7 +62,9 @@ export async function inspect(index, opener) {
     const step = traj.steps.find((s) => s.index === index);
     // The summary the prompt shows in place of the oldest steps: the latest written before it.
     const summary = (traj.memos ?? []).filter((m) => m.kind === "summary" && m.after < index).at(-1) ?? null;
-    (await dialog()).show({ index, prompt, previous, step, summary, format: formatAt(traj, index) }, opener);
+    const format = formatAt(traj, index);
+    const grammar = constrained && traj.model.startsWith("wllama:") ? await grammarOf(format, index, panel.enabled) : null;
+    (await dialog()).show({ index, prompt, previous, step, summary, format, grammar }, opener);
   } catch (e) {
     showError(`${t("prompt.error")} ${messageOf(e)}`);
   }

@@ -8,6 +8,9 @@ import { t } from "./i18n.js";
 import * as cards from "./cards.js";
 import { el } from "./cards.js";
 
+/** The download card's code (download-card.js), loaded with the first `download` event. */
+let downloadCard = null;
+
 /** The live state of one `<tao-trajectory>` (`root`): where each step's next card goes. */
 export class Live {
   /** The step blocks, by step index. */
@@ -23,6 +26,8 @@ export class Live {
 
   /** The note card the last event drew, if the last event was a note (see `model_call`). */
   #note = null;
+
+
 
   constructor(root) {
     this.root = root;
@@ -77,6 +82,9 @@ export class Live {
         }
         break;
       }
+      case "download":
+        this.#downloading(ev);
+        break;
       case "reasoning":
         this.#think(ev.index, ev.text);
         break;
@@ -164,6 +172,12 @@ export class Live {
       this.root.append(block);
     }
     return block;
+  }
+
+  /** The model's files downloading (the model in the tab): drawn by download-card.js, loaded at the first. */
+  #downloading(ev) {
+    downloadCard ??= import("./download-card.js");
+    downloadCard.then((part) => part.draw(this, ev));
   }
 
   /** Appends a streamed delta to the step's live raw text, creating it on the first token. */

@@ -10,7 +10,6 @@ import * as scenarios from "./scenarios.js";
 import * as pageTools from "./page-tools.js";
 import * as provider from "./provider.js";
 import * as run from "./run.js";
-import * as files from "./files.js";
 import { readQuery } from "./query.js";
 import * as follow from "./follow.js";
 import * as offline from "./offline.js";
@@ -30,12 +29,18 @@ document.addEventListener("tao:lang", (e) => {
 
 /**
  * The ways in to the parts that come with their first use (a visit that never uses them never
- * downloads them): Share (share.js), the Prompt inspector (inspect.js) at a step's Prompt button,
+ * downloads them): Export and Import (files.js), Share (share.js), the Prompt inspector (inspect.js) at a step's Prompt button,
  * and edit and fork (fork.js) at Fork from here. Whether one may fork now is answered here, while
  * the edit can still stay open.
  */
 const later = {
   install() {
+    // Export and Import (files.js).
+    for (const type of ["tao:export", "tao:import"]) {
+      document.addEventListener(type, (e) => {
+        import("./files.js").then((part) => part.handle(e), (error) => showError(messageOf(error)));
+      });
+    }
     document.addEventListener("tao:share", (e) => {
       import("./share.js").then((part) => part.share(e.detail), (error) => showError(messageOf(error)));
     });
@@ -78,7 +83,7 @@ const rating = {
 };
 
 /** The page's parts, each registering its own `tao:*` listeners. */
-const PARTS = [scenarios, pageTools, provider, run, files, follow, offline, later, present, announce, compare, rating, benchmark];
+const PARTS = [scenarios, pageTools, provider, run, follow, offline, later, present, announce, compare, rating, benchmark];
 for (const part of PARTS) part.install();
 
 async function start() {
@@ -118,6 +123,7 @@ async function start() {
   // Explicit query values win over the scenario's defaults.
   controls.apply({ format: query.format, task: query.task, maxSteps: query.maxSteps, delayMs: query.delayMs, stepMode: query.stepMode });
   controls.apply({ tokenBudget: query.tokenBudget, timeBudget: query.timeBudget, memoryTokens: query.memoryTokens, reflectEvery: query.reflectEvery });
+  if (query.provider === "chrome") await provider.chromeOffered;
   controls.apply({ provider: query.provider });
   provider.useProvider(controls.settings().provider);
   const { baseUrl, model, maxTokens, firstByteTimeout, idleTimeout } = query;

@@ -29,7 +29,7 @@ function runNow() {
   if (!state.running && !controls.hasAttribute("paused")) controls.querySelector("form").requestSubmit();
 }
 
-/** Acts on a choice (`use-human`, `choose-model`, `use-question`); `refresh` redraws the notices. */
+/** Acts on a choice (`use-human`, `use-local`, `choose-model`, `use-question`); `refresh` redraws the notices. */
 export function choose(action, refresh) {
   const settings = controls.settings();
   if (action === "use-human") {
@@ -37,6 +37,12 @@ export function choose(action, refresh) {
     document.querySelector('[name="provider"]').dispatchEvent(new Event("change", { bubbles: true }));
     refresh();
     runNow();
+  } else if (action === "use-local") {
+    // The smallest model of the catalogue, unless one is named; the run asks before the download.
+    controls.apply({ provider: "wllama", model: settings.provider === "wllama" ? settings.model : "" });
+    document.querySelector('[name="provider"]').dispatchEvent(new Event("change", { bubbles: true }));
+    refresh();
+    import("./in-tab.js").then((part) => part.show()).then(runNow);
   } else if (action === "choose-model") {
     setFolded(false); // the Model fields are in the settings, which may be folded away
     refresh();

@@ -67,7 +67,7 @@ export function install() {
   for (const type of ["tao:scenario", "tao:provider", "tao:lang"]) document.addEventListener(type, () => setTimeout(refresh));
   // The choices, under the task or in the stage: You, a model, the scenario's own question.
   document.addEventListener("click", (e) => {
-    const choice = e.target.closest?.('[data-action="use-human"], [data-action="choose-model"], [data-action="use-question"]');
+    const choice = e.target.closest?.('[data-action="use-human"], [data-action="use-local"], [data-action="choose-model"], [data-action="use-question"]');
     if (choice) choices().then((part) => part.choose(choice.dataset.action, refresh), (error) => showError(messageOf(error)));
   });
 }

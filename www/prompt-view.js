@@ -16,7 +16,7 @@
 //! as `tao-prompt` in `elements.js`.
 
 import { t, addWords } from "./i18n.js";
-import { el, formatMs } from "./cards.js";
+import { el, formatMs, usageSpeed } from "./cards.js";
 import { toolCalls, modelCalls } from "./step.js";
 
 // The prompt inspector's words in English, added to the page's dictionary when it first loads, so
@@ -25,6 +25,7 @@ import { toolCalls, modelCalls } from "./step.js";
 addWords({
   en: {
     "prompt.title": "Prompt of step {n}",
+    "prompt.grammar": "The grammar the reply was held to (GBNF: one step of the format, nothing else)",
     "prompt.close": "Close",
     "prompt.request": "What the model received",
     "prompt.reply": "What the model replied",
@@ -161,7 +162,7 @@ export class TaoPrompt extends HTMLElement {
    * null; `format` the prompt format then in force. Focus returns to `opener` when the dialog
    * closes.
    */
-  show({ index, prompt, previous, step, summary = null, format }, opener) {
+  show({ index, prompt, previous, step, summary = null, format, grammar = null }, opener) {
     this.#opener = opener ?? null;
     const dialog = this.#dialog;
     const frame = el("div", { class: "prompt-frame" });
@@ -183,6 +184,12 @@ export class TaoPrompt extends HTMLElement {
 
     const columns = el("div", { class: "prompt-columns" });
     const request = this.#request(index, prompt, previous, step, summary);
+    // A constrained run's grammar (the model in the tab): every reply it could write.
+    if (grammar) {
+      const box = el("details", { class: "prompt-grammar" });
+      box.append(el("summary", {}, t("prompt.grammar")), el("pre", { class: "reply-text" }, grammar));
+      request.append(box);
+    }
     columns.append(request, this.#reply(step, format));
     frame.append(head, columns);
     dialog.replaceChildren(frame);
@@ -281,6 +288,8 @@ export class TaoPrompt extends HTMLElement {
       head.append(el("span", { class: "reply-call-name" }, tf("prompt.call", { n: i + 1 })));
       const facts = [formatMs(call.ms)];
       if (call.usage) facts.push(`${call.usage.prompt_tokens} / ${call.usage.completion_tokens} ${t("usage.tokens")}`);
+      if (call.usage?.cached_tokens) facts.push(t("usage.cached").replace("{n}", String(call.usage.cached_tokens)));
+      if (call.usage?.reply_per_second) facts.push(usageSpeed(call.usage));
       head.append(el("span", { class: "reply-call-facts" }, facts.filter(Boolean).join(" · ")));
       box.append(head);
       if (call.thinking?.text) {

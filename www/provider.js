@@ -28,9 +28,19 @@ const keyStore = {
   },
 };
 
+/** The model in the tab's part of the panel (in-tab.js), loaded when that provider is chosen. */
+let inTab = null;
+
 /** Fills the key from this device's store (if the user opted in) and the fields' hints. */
 export function useProvider(provider) {
   sayFooter(provider);
+  if (provider === "wllama") {
+    inTab ??= import("./in-tab.js").then((part) => (part.install(), part));
+    inTab.then((part) => part.show()).catch((error) => controls.setConnection(messageOf(error), false));
+    return;
+  }
+  inTab?.then((part) => part.hide());
+  if (provider !== "scripted" && provider !== "human" && provider !== "chrome") import("./base-urls.js").then((part) => part.fill());
   const hints = state.providers.get(provider);
   if (!hints) return;
   document.querySelector("#baseUrl").placeholder = hints.baseUrl;
@@ -43,9 +53,27 @@ export function useProvider(provider) {
 function sayFooter(provider) {
   const line = document.querySelector("[data-footer]");
   if (!line) return;
-  line.dataset.i18n = provider === "scripted" ? "footer" : provider === "human" ? "footer.human" : "footer.remote";
+  const own = { scripted: "footer", human: "footer.human", wllama: "footer.local", chrome: "footer.chrome" };
+  line.dataset.i18n = own[provider] ?? "footer.remote";
   line.textContent = t(line.dataset.i18n);
 }
+
+/**
+ * Offers Chrome's built-in model where the browser has one it can use (the Prompt API exists,
+ * and its model is not "unavailable" on this device); resolves once the menu says.
+ */
+export const chromeOffered = (async () => {
+  const api = globalThis.LanguageModel;
+  if (typeof api?.create !== "function") return false;
+  const availability = await api.availability().catch(() => "unavailable");
+  if (availability === "unavailable") return false;
+  const option = document.createElement("option");
+  option.value = "chrome";
+  option.dataset.i18n = "provider.chrome";
+  option.textContent = t("provider.chrome");
+  document.querySelector('select[name="provider"] option[value="wllama"]')?.after(option);
+  return true;
+})();
 
 export function install() {
   document.addEventListener("tao:provider", (e) => {

@@ -7,7 +7,7 @@
 
 import { t, stepLabel } from "./i18n.js";
 import * as cards from "./cards.js";
-import { el, formatMs } from "./cards.js";
+import { el, formatMs, usageSpeed } from "./cards.js";
 import { toolCalls, modelCalls } from "./step.js";
 
 const hasAnswer = (step) => step.answer !== null && step.answer !== undefined;
@@ -44,6 +44,11 @@ function timingText(step) {
   if (ran && typeof own.ms === "number") parts.push(`${t("timing.tool")} ${formatMs(own.ms)}`);
   const tokens = calls.reduce((sum, c) => sum + (c.usage ? (c.usage.prompt_tokens ?? 0) + (c.usage.completion_tokens ?? 0) : 0), 0);
   if (tokens) parts.push(`${tokens} ${t("usage.tokens")}`);
+  // The model in the tab (and providers that say): the prompt read from the cache, the speeds.
+  const cached = calls.reduce((sum, c) => sum + (c.usage?.cached_tokens ?? 0), 0);
+  if (cached) parts.push(t("usage.cached").replace("{n}", String(cached)));
+  const speed = calls.at(-1)?.usage;
+  if (speed?.reply_per_second) parts.push(usageSpeed(speed));
   return parts.join(" · ");
 }
 

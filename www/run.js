@@ -28,6 +28,8 @@ async function open(settings) {
   showError("");
   showStatus("");
   if (await offlineMismatch(settings)) return null; // says so, and offers another model
+  // The model in the tab: asks before it downloads one (or says what the browser lacks).
+  if (settings.provider === "wllama" && !(await (await import("./in-tab.js")).ready(settings.model))) return null;
   let agent;
   const panel = toolsPanel.settings();
   try {
@@ -75,6 +77,8 @@ async function stretch(how) {
   } finally {
     s.busy = null;
     state.running = null;
+    // A model in the tab may be kept in the browser now: the Model panel lists it.
+    if (s.settings.provider === "wllama") import("./in-tab.js").then((part) => part.show());
   }
 }
 
@@ -84,9 +88,10 @@ function paused(traj) {
   view.render(traj, { live: true });
   const last = traj.steps.at(-1);
   // The tool call about to run: the step's own, or one made beside it in the same reply.
+  let drawn;
   const waiting = last && toolCalls(last).find((c) => c.action && c.observation == null);
   if (waiting) {
-    view.showPause({ kind: "tool", index: last.index, tool: waiting.action.tool, input: waiting.action.input });
+    drawn = view.showPause({ kind: "tool", index: last.index, tool: waiting.action.tool, input: waiting.action.input });
   } else {
     let messages = [];
     try {
@@ -94,14 +99,16 @@ function paused(traj) {
     } catch (e) {
       showError(messageOf(e));
     }
-    view.showPause({ kind: "model", index: traj.steps.length + 1, messages });
+    drawn = view.showPause({ kind: "model", index: traj.steps.length + 1, messages });
   }
   stats.show(traj.stats, { reason: "paused" });
   controls.setRunning("paused");
   showStatus("status.paused");
   // Stepping with the card's own buttons: the focus stays there, on the new card's Step.
-  if (viaCard) view.querySelector('[data-pause-action="step"]')?.focus({ preventScroll: true });
-  follow();
+  drawn.then(() => {
+    if (viaCard) view.querySelector('[data-pause-action="step"]')?.focus({ preventScroll: true });
+    follow();
+  });
 }
 
 /** Whether the last Step or Resume was pressed on the pause card (not in the form). */

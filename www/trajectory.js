@@ -25,7 +25,10 @@ import { t } from "./i18n.js";
 import { el, taskCard, legend, setReady } from "./cards.js";
 import { Live } from "./live.js";
 import { drawTrajectory } from "./redraw.js";
-import { askApproval, askReply, pauseCard } from "./studio-cards.js";
+// The studio's cards (approval, You, the pause card) load with the first of them: a page that
+// only watches runs does not download them.
+let studioCards = null;
+const studio = () => (studioCards ??= import("./studio-cards.js"));
 
 /** HTMLElement, or a plain class where there is no DOM (Node): importing the package there works. */
 const ElementBase = globalThis.HTMLElement ?? class {};
@@ -83,12 +86,12 @@ export class TaoTrajectory extends ElementBase {
 
   /** Asks the reader to approve a tool call (the `approve` option of `agent.run`); resolves true or false. */
   askApproval(request, signal) {
-    return askApproval(this.#live, request, signal);
+    return studio().then((cards) => cards.askApproval(this.#live, request, signal));
   }
 
   /** Asks the reader to play the model (You): resolves with the reply typed; `signal` aborting rejects. */
   askReply(messages, signal, hints) {
-    return askReply(this.#live, messages, signal, hints);
+    return studio().then((cards) => cards.askReply(this.#live, messages, signal, hints));
   }
 
   /**
@@ -98,13 +101,21 @@ export class TaoTrajectory extends ElementBase {
    */
   showPause(pause) {
     this.hidePause();
-    this.append(pauseCard(pause));
+    const shown = this.#pauses;
+    // Resolves once the card is drawn (unless the run went on meanwhile).
+    return studio().then((cards) => {
+      if (shown === this.#pauses) this.append(cards.pauseCard(pause));
+    });
   }
 
-  /** Removes the pause card (the run goes on). */
+  /** Removes the pause card (the run goes on), and one still loading. */
   hidePause() {
+    this.#pauses += 1;
     for (const node of this.querySelectorAll('[data-kind="pause"]')) node.remove();
   }
+
+  /** Pause cards asked for: one loading is drawn only if no other came after it. */
+  #pauses = 0;
 
   /**
    * Draws a whole trajectory (the result of a run, or an imported file), with Edit buttons on

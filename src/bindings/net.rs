@@ -52,11 +52,7 @@ impl Source {
                 "tao_wllama",
                 "the in-tab model's module",
                 "localModel",
-                to_js(&Object(&[
-                    ("model", &local.model),
-                    ("temperature", &local.temperature),
-                    ("maxTokens", &local.max_tokens),
-                ]))?,
+                to_js(&Object(&[("model", &local.model)]))?,
             ),
         })
     }

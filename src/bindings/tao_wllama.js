@@ -30,7 +30,8 @@ import { Wllama } from "./wllama/index.js";
 const WASM = new URL("./wllama/wllama.wasm", import.meta.url);
 
 /**
- * Small instruct models that run in a tab, in the quantisation to download (Q8_0 ran faster than
+ * Small instruct models that run in a tab (what each is good for in English and Chinese), in the
+ * quantisation to download (Q8_0 ran faster than
  * Q4 in the wasm build here: it has fast kernels for it). `bytes` is the file's size as published
  * (the page asks the server for the exact size before it downloads).
  */
@@ -42,7 +43,8 @@ export const catalogue = [
     bytes: 144_811_904,
     quant: "Q8_0",
     licence: "Apache-2.0",
-    good: "the smallest: watching the loop, arithmetic with the calculator; often wrong",
+    good: "The smallest: watching the loop, arithmetic with the calculator; often wrong",
+    goodZh: "最小的一个：看循环如何运转、用计算器做算术；常常出错",
   },
   {
     name: "smollm2-360m",
@@ -51,7 +53,8 @@ export const catalogue = [
     bytes: 386_404_992,
     quant: "Q8_0",
     licence: "Apache-2.0",
-    good: "a classroom demo on any laptop: short questions with one tool",
+    good: "A classroom demo on any laptop: short questions with one tool",
+    goodZh: "任何笔记本电脑上的课堂演示：只用一个工具的简短问题",
   },
   {
     name: "qwen2.5-0.5b",
@@ -60,7 +63,8 @@ export const catalogue = [
     bytes: 675_710_816,
     quant: "Q8_0",
     licence: "Apache-2.0",
-    good: "follows the format well for its size; English and Chinese",
+    good: "Follows the format well for its size; English and Chinese",
+    goodZh: "以其规模而言很守格式；英文和中文",
   },
   {
     name: "qwen3-0.6b",
@@ -69,7 +73,8 @@ export const catalogue = [
     bytes: 639_446_688,
     quant: "Q8_0",
     licence: "Apache-2.0",
-    good: "the best small reasoner here; English and Chinese",
+    good: "The best small reasoner here; English and Chinese",
+    goodZh: "这里最会推理的小模型；英文和中文",
   },
   {
     name: "llama-3.2-1b",
@@ -78,7 +83,8 @@ export const catalogue = [
     bytes: 807_694_464,
     quant: "Q4_K_M",
     licence: "Llama 3.2 Community License",
-    good: "multi-step questions with search; needs a fast machine",
+    good: "Multi-step questions with search; needs a fast machine",
+    goodZh: "需要搜索的多步问题；需要较快的电脑",
   },
   {
     name: "qwen3-1.7b",
@@ -87,7 +93,8 @@ export const catalogue = [
     bytes: 1_834_426_016,
     quant: "Q8_0",
     licence: "Apache-2.0",
-    good: "the strongest that fits the engine's 2 GB per file; slow on the CPU",
+    good: "The strongest that fits the engine's 2 GB per file; slow on the CPU",
+    goodZh: "引擎单个文件 2 GB 上限内最强的一个；在 CPU 上较慢",
   },
 ];
 
@@ -344,20 +351,24 @@ function plain(messages) {
   return messages.map((m) => (m.role === "tool" ? { role: "user", content: `Observation: ${m.content}` } : { role: m.role, content: m.content }));
 }
 
-/** The model of a run: `{model, temperature, maxTokens}` as the agent's settings give them. */
-export function localModel({ model, temperature, maxTokens }) {
+/**
+ * The model of a run: `{model}` as the agent's settings give it. It samples at temperature 0,
+ * the most predictable (experiments repeat), and writes at most 512 tokens a reply (a step is
+ * short).
+ */
+export function localModel({ model }) {
   const source = resolve(model);
   const lacking = support();
   return async function inTab(messages, { stop, constraint, signal, onDelta }) {
     if (lacking) throw problem("config", lacking);
     const rules = constraint ? grammar(constraint) : null;
-    const mine = turn.then(() => call(source, messages, { stop, grammar: rules, signal, onDelta, temperature, maxTokens }));
+    const mine = turn.then(() => call(source, messages, { stop, grammar: rules, signal, onDelta }));
     turn = mine.catch(() => {});
     return mine;
   };
 }
 
-async function call(source, messages, { stop, grammar, signal, onDelta, temperature, maxTokens }) {
+async function call(source, messages, { stop, grammar, signal, onDelta }) {
   if (signal?.aborted) return undefined;
   await load(source, signal, onDelta);
   const stream = await wllama().createChatCompletion({
@@ -365,8 +376,8 @@ async function call(source, messages, { stop, grammar, signal, onDelta, temperat
     stream: true,
     stop: stop?.length ? stop : undefined,
     grammar: grammar || undefined,
-    temperature: temperature ?? 0,
-    max_tokens: maxTokens ?? 512,
+    temperature: 0,
+    max_tokens: 512,
     cache_prompt: true,
     abortSignal: signal,
   });

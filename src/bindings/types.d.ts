@@ -3,7 +3,7 @@
  * function, a `scenario` (its offline scripted model) or `replies` (scripted replies).
  */
 export type AgentConfig = AgentOptions & (
-  | { provider: "openai" | "ollama" | "anthropic" }
+  | { provider: "openai" | "ollama" | "anthropic" | "wllama" | "chrome" }
   | { model: JsModelFunction }
   | { scenario: string }
   | { replies: string[] }
@@ -26,11 +26,11 @@ export interface AgentOptions {
   replies?: string[];
   /** Milliseconds between streamed deltas of the scripted model. Default 0. */
   delayMs?: number;
-  /** Where the model runs: "scripted" (offline, default), "openai" (any OpenAI-compatible endpoint), "ollama" (OpenAI-compatible at http://localhost:11434/v1) or "anthropic". */
-  provider?: "scripted" | "openai" | "ollama" | "anthropic";
+  /** Where the model runs: "scripted" (offline, default), "openai" (any OpenAI-compatible endpoint), "ollama" (OpenAI-compatible at http://localhost:11434/v1), "anthropic", or "wllama": a small GGUF model in this tab (llama.cpp in WebAssembly, loaded only then), with no key and no server; `model` is a catalogue name ("smollm2-135m", "smollm2-360m", "qwen2.5-0.5b", "qwen3-0.6b", "llama-3.2-1b", "qwen3-1.7b") or the URL of a .gguf file, downloaded once (`download` events) and kept in the browser. "chrome": Chrome's built-in model (the Prompt API), where the browser has it: a model function of the package's `Agent` (tao.js), constrained by default. */
+  provider?: "scripted" | "openai" | "ollama" | "anthropic" | "wllama" | "chrome";
   /** The provider's base URL. Default https://api.openai.com/v1, http://localhost:11434/v1 or https://api.anthropic.com. */
   baseUrl?: string;
-  /** The model: its name at the provider (e.g. "gpt-4o-mini"), or a JS function that plays the model. */
+  /** The model: its name at the provider (e.g. "gpt-4o-mini"; with "wllama", a catalogue name or a .gguf URL), or a JS function that plays the model. */
   model?: string | JsModelFunction;
   /** The API key. Kept in memory, sent only in the provider's auth header; never in events, trajectories or errors. */
   apiKey?: string;
@@ -60,13 +60,18 @@ export interface AgentOptions {
   toolTimeoutMs?: number;
   /** Few-shot examples (e.g. the ReAct paper's) in place of the format's own worked example in "paper", "act", "cot" and "standard": the prompt's instructions stay, then "Here are some examples." and this text. */
   exemplars?: string;
+  /** Hold each reply to one well-formed step of the format: the model is told what a step is (`constraint` in a JS model's options), which the in-tab engine turns into a grammar; "mrkl" also gets a worked example for the run's tools. Default: true with provider "wllama", else false. */
+  constrained?: boolean;
 }
 /** A model in JS: stream with `onDelta` (it returns false when tao has read enough) and/or return the reply. `messages` is the whole prompt, a new array at each call; the messages a call shares with the one before are the same objects (read them, do not change them). Besides text, `onDelta` takes the model's reasoning (`{reasoning}`: shown, never parsed), a note for the user (`{note}`: a retry, a dropped parameter) and the token counts so far (`{usage}`: kept if the call then fails). An `Error` thrown with one of tao's kinds as `kind` (`"auth"`, `"rate_limited"`, `"truncated"`, ...) keeps its kind and message; anything else thrown is the model's failure. */
 export type JsModelFunction = (messages: TaoMessage[], options: {
   stop: string[]; tools: ToolSpecInit[]; signal: AbortSignal;
-  onDelta: (delta: string | { reasoning: string } | { note: string } | { usage: JsModelUsage }) => boolean;
+  /** In a `constrained` run: what the reply must be, one step of `format` (numbered `step`) calling one of `tools` or answering. */
+  constraint?: { format: string; step: number; tools: string[] };
+  onDelta: (delta: string | { reasoning: string } | { note: string } | { usage: JsModelUsage } | { download: { loaded: number; total: number } }) => boolean;
 }) => JsModelReply | Promise<JsModelReply>;
-export type JsModelUsage = { promptTokens: number; completionTokens: number };
+/** Token counts; `cachedTokens`: prompt tokens read from the model's cache; the speeds in tokens per second. */
+export type JsModelUsage = { promptTokens: number; completionTokens: number; cachedTokens?: number; promptPerSecond?: number; replyPerSecond?: number };
 export type JsModelReply = string | void | {
   text?: string; toolCalls?: { id?: string; name: string; arguments: object | string }[];
   usage?: JsModelUsage | null;
@@ -116,6 +121,7 @@ export type TaoEvent =
   | { type: "observation"; index: number; tool_call: number; text: string; fuel: number | null; picture: Picture | null }
   | { type: "repair"; index: number; tool_call: number; why: string; message: string }
   | { type: "note"; index: number; text: string }
+  | { type: "download"; index: number; loaded: number; total: number }
   | { type: "switch"; index: number; from: string; to: string; why: string }
   | { type: "answer"; index: number; text: string }
   /** A long run's memo, written after step `after`: a summary of steps 1 to `covers`, or a reflection (`covers` 0); `by_model` false when tao wrote it from the steps (the offline model). */
@@ -162,7 +168,8 @@ export interface ModelCall {
   raw: string;
   /** Set when this reply could not be read and the model was asked again. */
   retried: { why: string; message: string } | null;
-  usage: { prompt_tokens: number; completion_tokens: number } | null;
+  /** Tokens, when the model said: `cached_tokens` of the prompt were read from its cache; the speeds (tokens per second) where the model says (the in-tab engine). */
+  usage: { prompt_tokens: number; completion_tokens: number; cached_tokens: number; prompt_per_second: number | null; reply_per_second: number | null } | null;
   ms: number; first_token_ms: number | null; saved_chars: number;
   /** What arrived after the cut at an invented Observation. */
   cut: string | null;

@@ -11,8 +11,10 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { setUp, openPage } from "./helpers.mjs";
-import { REPO_ROOT, requireBuilt } from "./server.mjs";
+import { createRequire } from "node:module";
+import { setUp, openPage, waitStopped, assertClean, OUT } from "./helpers.mjs";
+import os from "node:os";
+import { REPO_ROOT, requireBuilt, serve } from "./server.mjs";
 
 const MODEL = path.join(REPO_ROOT, "target/models/SmolLM2-135M-Instruct.Q4_1.gguf");
 
@@ -184,4 +186,111 @@ describe("the model in the tab (wllama, SmolLM2-135M)", { timeout: 600_000 }, ()
       assert.match(t.stop.message, message);
     }
   });
+
+  it("the page: In this tab asks before the download, draws it, runs, and names the cache", async () => {
+    const before = models.state.served;
+    const model = `${models.url}model.gguf`;
+    const query = `?provider=wllama&model=${encodeURIComponent(model)}&tools=calculator&task=${encodeURIComponent("What is 17 * 23?")}&autorun=1`;
+    const p = await openPage(env, { query, viewport: { width: 1366, height: 850 } });
+    // A link that names a model and runs at once still asks first: nothing is fetched meanwhile.
+    const dialog = p.locator("dialog.local-ask");
+    await dialog.waitFor({ state: "visible" });
+    assert.match(await dialog.textContent(), /Download model\.gguf\?It is 98 MB: downloaded once, then kept in this browser/);
+    assert.equal(models.state.served, before);
+    await axe(p, "the download question");
+    await p.screenshot({ path: path.join(OUT, "in-tab-ask-1366-light-en.png") });
+    await p.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    assert.equal(models.state.served, before, "Cancel downloads nothing");
+    // Run again and say yes: the download is drawn, then the run.
+    await p.locator('button[data-action="run"]').click();
+    await p.locator("dialog.local-ask button.primary").click();
+    await p.locator(".card-download progress").waitFor();
+    await waitStopped(p, 240_000);
+    assert.equal(models.state.served, before + 1);
+    assert.match(await p.locator(".card-answer").last().textContent(), /391/);
+    assert.match(await p.locator(".step-timing").last().textContent(), /from the cache · prompt [\d.]+ tok\/s, reply [\d.]+ tok\/s/);
+    await p.screenshot({ path: path.join(OUT, "in-tab-run-1366-light-en.png"), fullPage: true });
+    // The Prompt view shows the prompt as it was sent (mrkl's worked example in it), the cache's
+    // figures and the grammar the reply was held to.
+    await p.locator('[data-step="2"] button', { hasText: /^Prompt$/ }).first().click();
+    const prompt = p.locator("tao-prompt dialog");
+    await prompt.waitFor();
+    assert.match(await prompt.textContent(), /Here are some examples\.\s*Question: What is 12 \* 7\?/);
+    assert.match(await prompt.textContent(), /\d+ from the cache/);
+    const grammar = prompt.locator(".prompt-grammar");
+    await grammar.locator("summary").click();
+    assert.match(await grammar.textContent(), /root ::= "Thought: " line[\s\S]*tool ::= "calculator"/);
+    await p.screenshot({ path: path.join(OUT, "in-tab-prompt-1366-light-en.png") });
+    await axe(p, "the Prompt view with the grammar");
+    await p.keyboard.press("Escape");
+    assertClean(p);
+    await p.context().close();
+  });
+
+  it("the element from a copy of dist/: asks, downloads, answers", async () => {
+    requireBuilt("dist/tao.js", "dist/tao_wllama.js", "dist/wllama/wllama.wasm");
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "tao-in-tab-"));
+    fs.cpSync(path.join(REPO_ROOT, "dist"), path.join(root, "dist"), { recursive: true });
+    const model = `${models.url}model.gguf`;
+    fs.writeFileSync(
+      path.join(root, "index.html"),
+      `<!doctype html><html lang="en"><title>In the tab</title><script type="module" src="dist/tao.js"></script>
+       <main><tao-agent provider="wllama" model="${model}" tools="calculator" task="What is 17 * 23?"></tao-agent></main>`,
+    );
+    const site = await serve(root);
+    const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const p = await context.newPage();
+    const problems = [];
+    p.on("pageerror", (e) => problems.push(String(e)));
+    try {
+      await p.goto(site.url);
+      await p.waitForFunction(() => customElements.get("tao-agent"));
+      const done = p.evaluate(() => new Promise((resolve) => document.querySelector("tao-agent").addEventListener("tao-done", (e) => resolve(e.detail), { once: true })));
+      const element = p.locator("tao-agent");
+      await element.locator("button[data-run]").click();
+      const ask = element.locator(".ask");
+      await ask.waitFor();
+      assert.match(await ask.textContent(), /Download model\.gguf \(98 MB\) to run it in this tab\?/);
+      await ask.locator("button.primary").click();
+      await element.locator(".card-download progress").waitFor();
+      const t = await done;
+      assert.equal(t.stop.reason, "answer", JSON.stringify(t.stop));
+      assert.match(t.answer, /391/);
+      await p.screenshot({ path: path.join(OUT, "in-tab-element-1280-light-en.png"), fullPage: true });
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+      await site.close();
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("the Model panel in each language, light and dark, desktop and phone", async () => {
+    for (const [lang, scheme, width, height] of [["en", "light", 1366, 850], ["zh", "dark", 390, 844], ["zh", "light", 1366, 850], ["en", "dark", 390, 844]]) {
+      const p = await openPage(env, { query: `?lang=${lang}&provider=wllama`, viewport: { width, height }, colorScheme: scheme });
+      await p.locator("[data-local-about]").filter({ hasText: /SmolLM2 135M/ }).waitFor();
+      const panel = p.locator("[data-model-settings]");
+      assert.equal(await p.locator("#baseUrl").isVisible(), false, "no base URL for the model in the tab");
+      assert.equal(await p.locator("#apiKey").isVisible(), false, "no key");
+      assert.match(await p.textContent("[data-footer]"), lang === "en" ? /no key, no server/ : /无需密钥/);
+      await panel.scrollIntoViewIfNeeded();
+      const { scroll, client } = await p.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      assert.ok(scroll <= client, `${lang} ${width}: no sideways scroll`);
+      await p.screenshot({ path: path.join(OUT, `in-tab-panel-${width}-${scheme}-${lang}.png`) });
+      await axe(p, `the panel ${lang} ${scheme} ${width}`);
+      assertClean(p);
+      await p.context().close();
+    }
+  });
 });
+
+const require = createRequire(import.meta.url);
+
+/** axe-core (pinned in package.json) on the page: no violation. */
+async function axe(page, what) {
+  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: require.resolve("axe-core/axe.min.js") });
+  await page.waitForTimeout(250);
+  const violations = await page.evaluate(async () => (await window.axe.run(document)).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`));
+  assert.deepEqual(violations, [], what);
+}

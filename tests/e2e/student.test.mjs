@@ -315,8 +315,9 @@ describe("7 refused Run", () => {
       assert.equal(await page.locator("[data-offline-notice]").isHidden(), true, "one notice at a time");
       assert.equal(await page.$$eval("tao-trajectory [data-step]", (n) => n.length), 0, "nothing ran");
       await shoot(page, combo, "refused");
-      // The real choices: You (runs at once), a model, the scenario's own question.
-      assert.equal(await notice.getByRole("button").count(), 3);
+      // The real choices: You (runs at once), a small model in this tab (asks before its
+      // download: in-tab.test.mjs), a model, the scenario's own question.
+      assert.equal(await notice.getByRole("button").count(), 4);
       await notice.getByRole("button", { name: w.you }).click();
       await page.waitForFunction(() => document.querySelector('select[name="provider"]').value === "human");
       await page.getByRole("textbox", { name: w.reply }).waitFor();
