@@ -80,14 +80,17 @@ test-e2e: $(call needs,site dist)
 	node --test --test-concurrency=2 $(filter-out tests/e2e/in-tab.test.mjs,$(wildcard tests/e2e/*.test.mjs))
 	node --test tests/e2e/in-tab.test.mjs
 
-## Benchmarks: per-step overhead (native and wasm), streaming-parse throughput, sizes, and tao
-## beside the floor and the AI SDK in one run of ../shared/bench-peers (the ratios).
+## Benchmarks: per-step overhead (native and wasm), streaming-parse throughput, sizes, tao
+## beside the floor and the AI SDK in one run of ../shared/bench-peers (the ratios), and the
+## model in the tab against native llama.cpp on the same file (bench/in-tab.mjs, about 3 minutes).
 bench: build
 	cargo bench --bench bench
 	node bench/wasm_step.mjs
 	node bench/stream_ondelta.mjs
 	scripts/size.sh
 	node scripts/bench-peers.mjs
+	scripts/install.sh test
+	node bench/in-tab.mjs
 
 size:
 	scripts/size.sh

@@ -15,7 +15,7 @@ addWords({
     "download.unknown": "{loaded} MB so far",
     "download.seconds": "about {n} s",
     "download.minutes": "about {n} min",
-    "download.done": "Downloaded ({total} MB) and kept in this browser; loading it…",
+    "download.done": "Downloaded ({total} MB) and kept in this browser. Loading it, then it reads the question…",
     "download.cancel": "Cancel",
   },
 });
@@ -35,7 +35,9 @@ export function draw(live, ev) {
     const line = el("p", { class: "card-text", "data-download-text": "" });
     const cancel = el("button", { type: "button", "data-download-cancel": "" }, t("download.cancel"));
     cancel.addEventListener("click", () => cancel.dispatchEvent(new CustomEvent("tao:stop", { bubbles: true, composed: true })));
-    box.append(bar, line, el("p", { class: "approval-buttons" }, cancel));
+    const buttons = el("p", { class: "approval-buttons" });
+    buttons.append(cancel);
+    box.append(bar, line, buttons);
     live.insert(ev.index, box);
     d = { card: box, started: now, from: ev.loaded };
     downloads.set(live, d);

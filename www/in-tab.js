@@ -19,11 +19,14 @@ addWords({
     "local.none": "No model is kept in this browser yet.",
     "local.delete": "Delete",
     "local.deleted": "Deleted {label}.",
-    "local.about": "{label}: {size}, {quant}, {licence}. {good}.",
+    "local.about": "{label}: a {size} download, licence {licence}. {good}.",
     "local.url": "A model from its address: downloaded once, kept in this browser.",
+    "local.picked": "A file from this computer: read from the disk, not downloaded or kept.",
+    "local.unknown": "Not a model of the list: choose one of the names offered, or give the address of a .gguf file.",
+    "local.incomplete": "incomplete",
     "local.ask.title": "Download {label}?",
     "local.ask.text": "It is {size}: downloaded once, then kept in this browser for next time (delete it here in the Model panel). It runs on this computer: no key, and nothing you ask leaves the page.",
-    "local.ask.unknown": "its size is not known",
+    "local.ask.unknown": "Its size is not known. It is downloaded once, then kept in this browser for next time (delete it here in the Model panel). It runs on this computer: no key, and nothing you ask leaves the page.",
     "local.ask.yes": "Download and run",
     "local.ask.no": "Cancel",
   },
@@ -63,9 +66,10 @@ function about(m) {
   if (!line) return;
   const name = controls.settings().model;
   const entry = m.catalogue.find((c) => c.name === name.toLowerCase());
+  const looksLikeUrl = /[/.]/.test(name);
   line.textContent = entry
-    ? t("local.about").replace("{label}", entry.label).replace("{size}", mb(entry.bytes)).replace("{quant}", entry.quant).replace("{licence}", entry.licence).replace("{good}", lang() === "zh" ? entry.goodZh : entry.good)
-    : t("local.url");
+    ? t("local.about").replace("{label}", entry.label).replace("{size}", mb(entry.bytes)).replace("{licence}", entry.licence).replace("{good}", lang() === "zh" ? entry.goodZh : entry.good)
+    : name.startsWith("file:") ? t("local.picked") : looksLikeUrl || !name ? t("local.url") : t("local.unknown");
 }
 
 /** The models kept in this browser, each with Delete. */
@@ -75,7 +79,7 @@ async function listStored(m) {
   const kept = await m.stored().catch(() => []);
   const list = el("ul", { class: "local-stored" });
   for (const model of kept) {
-    const item = el("li", {}, `${model.label} · ${mb(model.bytes)} `);
+    const item = el("li", { title: model.url }, `${model.label} · ${mb(model.bytes)}${model.complete ? "" : ` (${t("local.incomplete")})`} `);
     const remove = el("button", { type: "button", class: "quiet" }, t("local.delete"));
     remove.addEventListener("click", async () => {
       await m.forget(model.url);
@@ -129,10 +133,9 @@ export async function ready(model) {
 /** The question, as a modal dialog: Download and run, or Cancel (Escape). */
 function ask({ label, bytes }) {
   const dialog = el("dialog", { class: "local-ask", "aria-labelledby": "local-ask-title" });
-  const size = bytes ? mb(bytes) : t("local.ask.unknown");
   dialog.append(
     el("h2", { id: "local-ask-title" }, t("local.ask.title").replace("{label}", label)),
-    el("p", {}, t("local.ask.text").replace("{size}", size)),
+    el("p", {}, bytes ? t("local.ask.text").replace("{size}", mb(bytes)) : t("local.ask.unknown")),
   );
   const buttons = el("p", { class: "notice-buttons" });
   const yes = el("button", { type: "button", class: "primary", value: "yes" }, t("local.ask.yes"));

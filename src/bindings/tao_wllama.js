@@ -176,10 +176,13 @@ function wllama() {
 }
 const quiet = { debug() {}, log() {}, warn() {}, error: (...args) => console.error(...args) };
 
-/** The models kept in this browser: `[{url, label, bytes}]`. */
+/**
+ * The models kept in this browser: `[{url, label, bytes, complete}]` (a download that was
+ * stopped leaves an incomplete one, listed so that it can be deleted).
+ */
 export async function stored() {
-  const models = await wllama().modelManager.getModels();
-  return models.map((m) => ({ url: m.url, label: labelOf(m.url), bytes: m.size }));
+  const models = await wllama().modelManager.getModels({ includeInvalid: true });
+  return models.map((m) => ({ url: m.url, label: labelOf(m.url), bytes: Math.max(m.size, 0), complete: m.validate() === "valid" }));
 }
 
 /** Deletes a stored model (unloading it first if the engine holds it). */
@@ -205,13 +208,16 @@ export async function inspect(model) {
   const stored = await isStored(source.url);
   let bytes = source.bytes ?? null;
   if (!stored) {
+    let head = null;
     try {
-      const head = await fetch(source.url, { method: "HEAD" });
-      const length = Number(head.headers.get("content-length"));
-      if (head.ok && length > 0) bytes = length;
+      head = await fetch(source.url, { method: "HEAD" });
     } catch {
-      // The size is then the catalogue's, or unknown; the download says more.
+      // Unreachable, or no CORS for HEAD: the size is then the catalogue's, or unknown; the
+      // download says more.
     }
+    if (head?.status === 404) throw problem("not_found", `${source.url} answered HTTP 404: no model there`);
+    const length = Number(head?.headers.get("content-length"));
+    if (head?.ok && length > 0) bytes = length;
   }
   return { url: source.url, label: source.label, bytes, stored };
 }
@@ -279,7 +285,11 @@ function load(source, signal, onDelta) {
     await previous;
     const threads = globalThis.crossOriginIsolated ? Math.max(1, Math.min(4, navigator.hardwareConcurrency || 1)) : 1;
     const params = { n_ctx: 4096, n_threads: threads };
-    if (source.file) return wllama().loadModel([source.file], params);
+    if (source.file) {
+      const magic = await source.file.slice(0, 4).text();
+      if (magic !== "GGUF") throw problem("config", `${source.label} is not a GGUF model file (it does not begin with "GGUF"): choose a .gguf file`);
+      return wllama().loadModel([source.file], params);
+    }
     if (!(await isStored(source.url))) {
       const bytes = (await checkGguf(source.url, signal)) ?? source.bytes;
       if (bytes > MOST_BYTES) {
@@ -371,23 +381,26 @@ export function localModel({ model }) {
 async function call(source, messages, { stop, grammar, signal, onDelta }) {
   if (signal?.aborted) return undefined;
   await load(source, signal, onDelta);
-  const stream = await wllama().createChatCompletion({
-    messages: plain(messages),
-    stream: true,
-    stop: stop?.length ? stop : undefined,
-    grammar: grammar || undefined,
-    temperature: 0,
-    max_tokens: 512,
-    cache_prompt: true,
-    abortSignal: signal,
-  });
   let timings;
   try {
-    for await (const chunk of stream) {
-      const text = chunk.choices?.[0]?.delta?.content;
-      if (chunk.timings) timings = chunk.timings;
-      if (text && !onDelta(text)) break;
-    }
+    // Streamed through `onData`, whose Promise settles when the reply ends, or rejects when the
+    // signal is aborted (tao aborts it when it has read enough, and at Stop). (The async
+    // iterator's form leaves the engine's abort error unhandled.)
+    await wllama().createChatCompletion({
+      messages: plain(messages),
+      stream: true,
+      onData: (chunk) => {
+        const text = chunk.choices?.[0]?.delta?.content;
+        if (chunk.timings) timings = chunk.timings;
+        if (text) onDelta(text);
+      },
+      stop: stop?.length ? stop : undefined,
+      grammar: grammar || undefined,
+      temperature: 0,
+      max_tokens: 512,
+      cache_prompt: true,
+      abortSignal: signal,
+    });
   } catch (error) {
     // Stopped by tao (it read enough) or by the reader: tao knows; anything else is news.
     if (signal?.aborted) return undefined;

@@ -72,6 +72,11 @@ function run(page, settings, task, { abortAfterToken = false, freeBytes } = {}) 
     async ({ settings, task, abortAfterToken, freeBytes }) => {
       // A browser whose storage is nearly full: its `estimate()` says so (a stand-in of the API).
       if (freeBytes !== undefined) navigator.storage.estimate = async () => ({ quota: 1e9, usage: 1e9 - freeBytes });
+      // A file picked from the disk, as the Model panel hands it over (`useFile`).
+      if (settings.model === "picked:junk.bin") {
+        const engine = await import("/pkg/tao_wllama.js");
+        settings = { ...settings, model: engine.useFile(new File(["not a model at all"], "junk.bin")) };
+      }
       const tao = await import("/pkg/tao_agent.js");
       await tao.default();
       const agent = new tao.Agent(settings);
@@ -157,6 +162,7 @@ describe("the model in the tab (wllama, SmolLM2-135M)", { timeout: 600_000 }, ()
     assert.ok(stoppedMs < 1000, `stopped ${Math.round(stoppedMs)} ms after Stop`);
     assert.equal(t.steps.length, 1);
     assert.ok(t.steps[0].model_calls[0].raw.length > 0, "the reply so far is kept");
+    assert.deepEqual(page.problems.errors, [], "no error left unhandled by the stop");
   });
 
   it("loads the model from the browser's storage after a reload, with no download", async () => {
@@ -173,6 +179,8 @@ describe("the model in the tab (wllama, SmolLM2-135M)", { timeout: 600_000 }, ()
     const cases = [
       [`${models.url}page.gguf`, /is not a GGUF model file \(it begins with "<!doctype html>/],
       [`${models.url}missing.gguf`, /answered HTTP 404: no model there/],
+      // A file from the disk that is not a model (the page's "a .gguf file on this computer").
+      ["picked:junk.bin", /junk\.bin is not a GGUF model file/],
       [`${models.url}model.bin`, /does not name a \.gguf file/],
       ["gpt-5", /"gpt-5" is not a model the tab can run: give one of smollm2-135m, smollm2-360m/],
       [`${models.url}cut.gguf`, /the download of cut\.gguf stopped .*run again to download it anew/],
