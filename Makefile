@@ -5,13 +5,14 @@ PORT ?= 8000
 .PHONY: demo build site dist example test test-native test-browser test-types test-e2e tools bench size parse-score fuzz install clean
 
 ## Build the page and serve it on 127.0.0.1 (the offline scripted model needs no key): the site
-## as a static host would serve it, target/site (`make site`).
+## as a static host would serve it, target/site (`make site`), cross-origin isolated
+## (scripts/serve.py sends COOP and COEP, so the model in the tab may use threads).
 ## To edit www/ and reload, serve the repository root instead: `python3 -m http.server`.
 demo: site
 	@echo ""
 	@echo "  tao is running at  http://127.0.0.1:$(PORT)/  (Ctrl-C to stop)"
 	@echo ""
-	cd target/site && exec python3 -m http.server $(PORT) --bind 127.0.0.1
+	exec python3 scripts/serve.py --directory target/site $(PORT)
 
 ## Build the wasm and its JS glue into pkg/ (and print their size). A rebuild with no Rust change
 ## takes seconds: wasm-opt and the minifier skip what they made before from the same bytes.
