@@ -35,9 +35,9 @@ mkdir -p dist
 cp pkg/tao_agent.js pkg/tao_agent_bg.wasm pkg/tao_net.js pkg/tao_net_bg.wasm pkg/tao_tools.js pkg/tao_tools_bg.wasm pkg/tao_sandbox.js pkg/tao_sandbox_bg.wasm pkg/tao_wllama.js dist/
 cp -r pkg/data dist/data
 cp -r pkg/wllama dist/wllama
-# The page's modules the element uses (editor.js loads only at the first Edit, markdown.js when a run begins, download-card.js at a model's first download).
-view="trajectory.js cards.js live.js redraw.js studio-cards.js step.js drive.js offline-data.js packaged.js"
-later="editor.js markdown.js download-card.js"
+# The page's modules the element uses (editor.js loads only at the first Edit, markdown.js when a run begins, download-card.js at a model's first download, studio-cards.js at a run's first question to the reader).
+view="trajectory.js cards.js live.js redraw.js step.js drive.js offline-data.js packaged.js"
+later="editor.js markdown.js download-card.js studio-cards.js"
 cp embed/tao.js embed/tao-node.js embed/tao-agent.js embed/styles.js embed/chrome.js www/chrome-model.js $(printf 'www/%s ' $view $later) www/i18n.js www/i18n-zh.js www/chart.js www/picture.js www/wasm-tool.js www/sandbox.js dist/
 sed 's#"\.\./pkg/tao_sandbox\.js"#"./tao_sandbox.js"#' www/sandbox-worker.js > dist/sandbox-worker.js
 grep -q '"./tao_sandbox.js"' dist/sandbox-worker.js || { echo "dist: sandbox-worker.js path not rewritten" >&2; exit 1; }
