@@ -129,7 +129,7 @@ describe("the model in the tab (wllama, SmolLM2-135M)", { timeout: 600_000 }, ()
     await env?.close();
   });
 
-  it("answers 17 * 23 with the calculator, constrained: no repair, the cache reused, the page never waits", async () => {
+  it("answers 17 * 23 with the calculator, constrained: no repair, the cache reused, the page never waits", async (ctx) => {
     const settings = { provider: "wllama", model: `${models.url}model.gguf`, tools: ["calculator"], maxSteps: 4 };
     const { trajectory: t, events, longest } = await run(page, settings, "What is 17 * 23?");
     assert.equal(t.stop.reason, "answer", JSON.stringify(t.stop));
@@ -152,16 +152,18 @@ describe("the model in the tab (wllama, SmolLM2-135M)", { timeout: 600_000 }, ()
     assert.equal(end.total, fs.statSync(MODEL).size);
     assert.equal(models.state.served, 1);
     // The engine works in a worker: a 16 ms timer in the page is never held up long.
+    ctx.diagnostic(`a 16 ms timer waited at most ${Math.round(longest)} ms; call 2 read ${second.cached_tokens} of ${second.prompt_tokens} prompt tokens from the cache`);
     assert.ok(longest < 100, `the page waited ${Math.round(longest)} ms`);
   });
 
-  it("stops within a second of Stop, mid-reply, and keeps the trajectory", async () => {
+  it("stops within 100 ms of Stop, mid-reply, and keeps the trajectory", async (t) => {
     const settings = { provider: "wllama", model: `${models.url}model.gguf`, tools: ["calculator"] };
-    const { trajectory: t, stoppedMs } = await run(page, settings, "What is 12 * 12?", { abortAfterToken: true });
-    assert.equal(t.stop.reason, "aborted");
-    assert.ok(stoppedMs < 1000, `stopped ${Math.round(stoppedMs)} ms after Stop`);
-    assert.equal(t.steps.length, 1);
-    assert.ok(t.steps[0].model_calls[0].raw.length > 0, "the reply so far is kept");
+    const { trajectory, stoppedMs } = await run(page, settings, "What is 12 * 12?", { abortAfterToken: true });
+    t.diagnostic(`the run ended ${Math.round(stoppedMs)} ms after Stop`);
+    assert.equal(trajectory.stop.reason, "aborted");
+    assert.ok(stoppedMs < 100, `stopped ${Math.round(stoppedMs)} ms after Stop`);
+    assert.equal(trajectory.steps.length, 1);
+    assert.ok(trajectory.steps[0].model_calls[0].raw.length > 0, "the reply so far is kept");
     assert.deepEqual(page.problems.errors, [], "no error left unhandled by the stop");
   });
 
