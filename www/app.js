@@ -5,6 +5,7 @@
 import { offlineLoader, offlineNeeds, fetchText } from "./offline-data.js";
 import { t } from "./i18n.js";
 import { humanModel, modelLabel } from "./drive.js";
+import { chromeConfig } from "./chrome.js";
 export { messageOf } from "./drive.js";
 
 export const controls = document.querySelector("tao-controls");
@@ -153,7 +154,7 @@ export function agentConfig(settings, panel = toolsPanel.settings(), target = vi
   } else if (settings.provider === "chrome") {
     // Chrome's built-in model: a model function (chrome-model.js, loaded at its first call),
     // one session for the run, held to the format.
-    Object.assign(config, { model: chromeRun(), constrained: true });
+    Object.assign(config, chromeConfig({}));
   } else if (settings.provider === "wllama") {
     // The model in the tab: no address, no key.
     Object.assign(config, { provider: "wllama", model: settings.model || undefined });
@@ -169,17 +170,6 @@ export function agentConfig(settings, panel = toolsPanel.settings(), target = vi
     });
   }
   return config;
-}
-
-/** Chrome's built-in model for one run (`chromeModel`), its code loaded at the first call. */
-export function chromeRun() {
-  let model = null;
-  const chrome = async (messages, options) => {
-    model ??= import("./chrome-model.js").then((part) => part.chromeModel());
-    return (await model)(messages, options);
-  };
-  // Its name is the trajectory's model ("js:chrome"), whatever a minifier does to the code.
-  return Object.defineProperty(chrome, "name", { value: "chrome" });
 }
 
 /** What the trajectory of a run with the form's `settings` will call its model (`modelLabel`). */

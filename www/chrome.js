@@ -1,6 +1,7 @@
-//! `provider: "chrome"` for the package (`Agent` in tao.js, `<tao-agent provider="chrome">`):
-//! Chrome's built-in model as a model function (chrome-model.js, the demo page's, loaded at the
-//! first call), one session for the run, held to the format unless `constrained: false`.
+//! `provider: "chrome"` for the page (app.js) and the package (`Agent` in tao.js,
+//! `<tao-agent provider="chrome">`): Chrome's built-in model as a model function
+//! (chrome-model.js, loaded at the first call), one session for the run, held to the format
+//! unless `constrained: false`.
 
 /** The settings `config` with `provider: "chrome"` made into a model function. */
 export function chromeConfig({ provider, constrained, ...config }) {
