@@ -139,7 +139,7 @@ describe("summary", () => {
       return t;
     }, evil);
     await page.setInputFiles("input[data-import-file]", { name: "memo.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(traj)) });
-    await page.waitForFunction(() => document.querySelector("tao-trajectory > .card-memo .memo-facts")?.textContent.includes("model"));
+    await page.waitForFunction(() => document.querySelector("tao-trajectory > .card-memo .memo-facts")?.textContent.endsWith("written by the model"));
     const first = page.locator("tao-trajectory > .card-memo").first();
     assert.equal(await first.locator(".memo-facts").textContent(), "Steps 1–2 condensed · written by the model");
     assert.equal(await first.locator(".card-text").textContent(), evil);
