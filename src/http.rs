@@ -27,7 +27,7 @@ pub struct HttpRequest {
     pub url: String,
     /// Header names (lowercase) and values. A GET carries none: a request with only "simple"
     /// headers needs no CORS preflight, and servers like MediaWiki answer no preflight.
-    pub headers: Vec<(&'static str, String)>,
+    pub headers: Vec<(String, String)>,
     /// The JSON body of a POST (empty for a GET).
     pub body: String,
 }
@@ -52,6 +52,9 @@ pub struct HttpResponse {
     pub retry_after: Option<String>,
     /// The `Content-Type` header.
     pub content_type: String,
+    /// The `Mcp-Session-Id` header: the session an MCP server keeps (when CORS lets the page
+    /// read it).
+    pub session: Option<String>,
     /// The body.
     pub body: Box<dyn Body>,
 }

@@ -126,6 +126,7 @@ impl Transport for Recorded {
             status: c.status,
             retry_after: c.retry_after,
             content_type: c.content_type.into(),
+            session: None,
             body: Box::new(RecordedBody {
                 chunks: c.chunks.into(),
                 cut,
@@ -272,8 +273,8 @@ fn openai_request_body_and_headers() {
     assert_eq!(
         sent.headers,
         vec![
-            ("content-type", "application/json".to_string()),
-            ("authorization", format!("Bearer {CANARY}")),
+            ("content-type".to_string(), "application/json".to_string()),
+            ("authorization".to_string(), format!("Bearer {CANARY}")),
         ]
     );
     let body: Value = tao_agent::json::from_str(&sent.body).unwrap();
@@ -317,7 +318,7 @@ fn anthropic_request_body_and_headers() {
         .unwrap();
     let sent = &transport.sent.borrow()[0];
     assert_eq!(sent.url, "https://api.anthropic.com/v1/messages");
-    let names: Vec<&str> = sent.headers.iter().map(|h| h.0).collect();
+    let names: Vec<&str> = sent.headers.iter().map(|h| h.0.as_str()).collect();
     assert_eq!(
         names,
         [

@@ -254,6 +254,7 @@ fn reply(status: u16, bytes: Vec<u8>) -> HttpResponse {
         status,
         retry_after: None,
         content_type: "application/json; charset=utf-8".into(),
+        session: None,
         body: Box::new(Chunks(chunks.into_iter())),
     }
 }

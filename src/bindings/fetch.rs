@@ -36,7 +36,7 @@ impl Transport for WebTransport {
             let guard = Guard::new(controller, self.signal.as_ref());
             let headers = Object::new();
             for (name, value) in &request.headers {
-                let _ = Reflect::set(&headers, &(*name).into(), &value.into());
+                let _ = Reflect::set(&headers, &name.into(), &value.into());
             }
             let init = Object::new();
             let _ = Reflect::set(&init, &"headers".into(), &headers);
@@ -62,6 +62,7 @@ impl Transport for WebTransport {
                 status: response.status(),
                 retry_after: header("retry-after"),
                 content_type: header("content-type").unwrap_or_default(),
+                session: header("mcp-session-id"),
                 body: Box::new(WebBody { reader, guard }),
             })
         })

@@ -67,7 +67,9 @@ impl HttpModel {
         HttpRequest {
             method: Method::Post,
             url: provider.url(&s.base_url),
-            headers: provider.headers(&s.key),
+            headers: (provider.headers(&s.key).into_iter())
+                .map(|(name, value)| (name.to_string(), value))
+                .collect(),
             body: provider.body(request, s, &self.dropped.borrow()),
         }
     }
