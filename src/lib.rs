@@ -88,6 +88,8 @@ pub mod host;
 pub mod http;
 pub mod json;
 pub mod llm;
+#[cfg(feature = "providers")]
+pub mod mcp;
 pub mod prompt;
 pub mod scenarios;
 pub mod settings;

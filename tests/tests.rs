@@ -19,6 +19,10 @@ mod faults;
 /// same errors at the same places, the same text written; for every JSON file, the edges, and
 /// thousands of random and mutated documents.
 mod json;
+/// MCP servers over a scripted transport: the modern request and the older handshake as real
+/// servers answer them, sessions dropped and hidden, failures with their fixes, event streams
+/// split anywhere, mirrored headers, results as observations, and the `mcp` setting.
+mod mcp;
 /// The paper's modes as formats (act, cot, standard): prompts, turns, replies read, no tools
 /// in the no-tool modes, exemplars, and each mode's scripted mistakes.
 mod modes;
