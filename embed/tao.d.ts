@@ -23,6 +23,8 @@ export declare class Agent {
   resume(trajectory: Trajectory, options?: RunOptions): Promise<Trajectory>;
   /** What the model receives at the first step of `task`. */
   prompt(task: string): { messages: TaoMessage[]; tools: ToolSpecInit[] };
+  /** Every tool the agent has, as the model is told of it (with `needsApproval`): the MCP servers' are listed first if no run has yet. */
+  tools(): Promise<ToolSpecInit[]>;
   /** The exact request of step `index` (1-based; by default the next step's). */
   promptAt(trajectory: Trajectory, index?: number): { messages: TaoMessage[]; tools: ToolSpecInit[] };
   /** `trajectory` as training data: each step's exact prompt (as `promptAt`), reply, action and observation; `extra`'s fields (reward, gold, em, f1, …) added last. */
@@ -99,6 +101,9 @@ export declare class TaoAgent extends ElementBase {
   set replies(value: readonly string[] | null);
   /** Any other `Agent` settings (`temperature`, `maxTokens`, `retries`, `delayMs`, …). */
   options: Partial<AgentOptions>;
+  /** MCP servers (`Agent`'s `mcp` setting; a token in `headers` only this way), or the `mcp` attribute's URLs. */
+  get mcp(): McpServer[];
+  set mcp(value: readonly (string | McpServer)[] | null);
   /** The last finished run's trajectory, or null. */
   readonly trajectory: Trajectory | null;
   /** Resolves once the wasm (and, for a `scenario`, the offline data) is loaded. */

@@ -61,6 +61,7 @@ pub const OPTIONS: &[&str] = &[
     "reflectEvery",
     "exemplars",
     "constrained",
+    "mcp",
 ];
 
 /// A provider the page offers, with what it needs.
@@ -126,6 +127,10 @@ pub struct Settings {
     /// What `search_docs` searches, unless the scenario names its own pages (which win: its
     /// rules are written against them).
     pub docs: Option<Docs>,
+    /// MCP servers whose tools the agent gets (their headers included: see `endpoint`), as
+    /// given: the host lists their tools when a run starts, and `crate::mcp::servers` reads
+    /// and checks this then.
+    pub mcp: Option<Value>,
 }
 
 /// A model that runs in the page (`provider: "wllama"`: llama.cpp compiled to WebAssembly), on
@@ -245,6 +250,8 @@ impl Settings {
             .map(|setting| Wiki::parse(&setting, s.config.lang.name()))
             .transpose()?;
         s.docs = read_docs(object.get("docs"))?;
+        // Read and checked when a run starts, by the client (`crate::mcp::servers`).
+        s.mcp = object.get("mcp").filter(|v| !v.is_null()).cloned();
         s.local = read_local(&read)?;
         if s.local.is_none() {
             s.endpoint = read_endpoint(&read)?;

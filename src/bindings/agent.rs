@@ -2,7 +2,7 @@
 //! `run` building a fresh loop from them (so runs do not share tool state).
 
 use super::host::WebHost;
-use super::js_model::JsModel;
+use super::js_model::{thrown, JsModel};
 use super::js_tool::JsTool;
 #[cfg(not(feature = "providers"))]
 use super::net::{NetModel, Source};
@@ -15,12 +15,14 @@ use crate::json::FromJson;
 use crate::json::Value;
 use crate::llm::Model;
 use crate::settings::{Parts, Settings};
+use crate::to_json::to_string;
 use crate::tools::Tool;
 use crate::trajectory::Trajectory;
 use js_sys::{Function, Promise, JSON};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
 
 // An event for the run's listener: its JSON, parsed and handed over in one call.
 #[wasm_bindgen(
@@ -34,12 +36,18 @@ extern "C" {
 /// A ReAct agent.
 #[wasm_bindgen(js_name = Agent)]
 pub struct JsAgent {
-    settings: Settings,
+    settings: Rc<Settings>,
     /// The `model` setting when it is a JS function (JSON cannot carry it).
     model: Option<Function>,
     /// The tools registered; each run is given its own of each, holding the run's signal.
     js_tools: RefCell<Vec<Rc<JsTool>>>,
+    /// The MCP servers' tools (the `mcp` setting), once listed: at the first run, or by
+    /// `tools()`; later runs use the same connections.
+    remote: Remote,
 }
+
+/// The MCP servers' tools, once listed (shared with the runs that list them).
+type Remote = Rc<RefCell<Option<Vec<Rc<JsTool>>>>>;
 
 #[wasm_bindgen(js_class = Agent)]
 impl JsAgent {
@@ -52,9 +60,10 @@ impl JsAgent {
         let settings = read_settings(&config)?;
         settings.require_model(model.is_some())?;
         Ok(JsAgent {
-            settings,
+            settings: Rc::new(settings),
             model,
             js_tools: RefCell::default(),
+            remote: Rc::default(),
         })
     }
 
@@ -69,27 +78,10 @@ impl JsAgent {
         #[wasm_bindgen(unchecked_param_type = "ToolSpecInit")] spec: JsValue,
         #[wasm_bindgen(unchecked_param_type = "ToolFunction")] function: Function,
     ) -> Result<(), JsValue> {
-        let value = json_of(&spec);
-        let unchecked = value.get("parameters").is_none();
-        let spec = ToolSpec::from_value(&value).map_err(|e| {
-            Error::config(format!(
-                "registerTool needs {{name, description, parameters?}}: {e}"
-            ))
-        })?;
-        if spec.name.trim().is_empty() || spec.name.contains(char::is_whitespace) {
-            return Err(Error::config(
-                "registerTool: the tool name must be one word, e.g. \"search_docs\"",
-            )
-            .into());
-        }
+        let tool = js_tool(&spec, function)?;
         let mut tools = self.js_tools.borrow_mut();
-        tools.retain(|t| !t.spec.name.eq_ignore_ascii_case(&spec.name));
-        tools.push(Rc::new(JsTool {
-            spec,
-            function,
-            unchecked,
-            options: JsValue::UNDEFINED,
-        }));
+        tools.retain(|t| !t.spec.name.eq_ignore_ascii_case(&tool.spec.name));
+        tools.push(Rc::new(tool));
         Ok(())
     }
 
@@ -100,6 +92,25 @@ impl JsAgent {
     pub fn prompt(&self, task: String) -> Result<JsValue, JsValue> {
         let agent = self.build(None, None)?;
         request(&agent, &agent.start(&task))
+    }
+
+    /// Every tool the agent has, as the model is told of it (with `needsApproval`): the
+    /// built-in ones, those registered, and the MCP servers' (listed now, if no run has yet;
+    /// rejects with the first server's error).
+    #[wasm_bindgen(unchecked_return_type = "Promise<ToolSpecInit[]>")]
+    pub fn tools(&self) -> Promise {
+        let recipe = self.recipe();
+        super::promise(async move {
+            recipe.connect().await?;
+            let agent = recipe.build(None, None)?;
+            let specs: Vec<_> = agent
+                .tools
+                .tools()
+                .iter()
+                .map(|t| Listed(t.spec().clone()))
+                .collect();
+            to_js(&specs)
+        })
     }
 
     /// Runs `task`; resolves with the trajectory (also when aborted or when the model fails:
@@ -206,14 +217,12 @@ impl JsAgent {
         let signal = option("signal").dyn_into::<web_sys::AbortSignal>().ok();
         let pause = option("pause").dyn_into::<web_sys::AbortSignal>().ok();
         let approve = option("approve").dyn_into::<Function>().ok();
-        // The loop is assembled before the future starts, so the future holds only what the
-        // run needs (size: every value an async block holds is part of its state machine).
-        let built = trajectory.and_then(|t| Ok((t, self.build(signal.clone(), approve)?)));
-        let (mut trajectory, agent) = match built {
-            Ok(built) => built,
-            Err(e) => return Promise::reject(&e.into()),
-        };
+        let recipe = self.recipe();
         super::promise(async move {
+            // The MCP servers' tools are listed before the first run's loop is assembled.
+            let mut trajectory = trajectory?;
+            recipe.connect().await?;
+            let agent = recipe.build(signal.clone(), approve)?;
             // The AbortSignal sets the loop's abort flag while the run lasts.
             let abort = agent.abort.clone();
             let _listener = signal.map(|s| OnAbort::new(&s, move || abort.abort()));
@@ -235,13 +244,80 @@ impl JsAgent {
         })
     }
 
+    /// The loop as it stands, with no run's signal or approval (for the prompts and records).
+    fn build(
+        &self,
+        signal: Option<web_sys::AbortSignal>,
+        approve: Option<Function>,
+    ) -> Result<Agent, Error> {
+        self.recipe().build(signal, approve)
+    }
+
+    /// What a run's loop is assembled from (the future of a run holds it).
+    fn recipe(&self) -> Recipe {
+        Recipe {
+            settings: self.settings.clone(),
+            model: self.model.clone(),
+            tools: self.js_tools.borrow().clone(),
+            remote: self.remote.clone(),
+        }
+    }
+}
+
+/// What a run's loop is assembled from: the agent's settings, model function and tools.
+struct Recipe {
+    settings: Rc<Settings>,
+    model: Option<Function>,
+    tools: Vec<Rc<JsTool>>,
+    remote: Remote,
+}
+
+impl Recipe {
+    /// Lists the MCP servers' tools, unless there are none or they are listed already: the
+    /// providers' module speaks MCP (or this core, in a build that carries the providers).
+    async fn connect(&self) -> Result<(), Error> {
+        let Some(servers) = &self.settings.mcp else {
+            return Ok(());
+        };
+        if self.remote.borrow().is_some() {
+            return Ok(());
+        }
+        let mut taken = self.settings.tool_names();
+        taken.extend(self.tools.iter().map(|t| t.spec.name.clone()));
+        let (servers, taken) = (to_string(servers), to_string(&taken));
+        #[cfg(feature = "providers")]
+        let listing = super::mcp::mcp_tools(servers, taken);
+        #[cfg(not(feature = "providers"))]
+        let listing = {
+            let list = super::modules::export("tao_net", "the providers' module", "mcpTools");
+            let list = list.await?;
+            let called = list.call2(&JsValue::NULL, &servers.into(), &taken.into());
+            Promise::resolve(&called.map_err(|e| thrown(&e, "the MCP client failed"))?)
+        };
+        let listed = JsFuture::from(listing)
+            .await
+            .map_err(|e| thrown(&e, "the MCP client failed"))?;
+        let mut tools = Vec::new();
+        for entry in js_sys::Array::from(&listed).iter() {
+            tools.push(Rc::new(js_tool(
+                &get(&entry, "spec"),
+                get(&entry, "call").into(),
+            )?));
+        }
+        *self.remote.borrow_mut() = Some(tools);
+        Ok(())
+    }
+
     /// The loop for one run: the settings, with the page's fetch, JS tools and JS model.
     fn build(
         &self,
         signal: Option<web_sys::AbortSignal>,
         approve: Option<Function>,
     ) -> Result<Agent, Error> {
-        let tools = self.js_tools.borrow();
+        let mut tools = self.tools.clone();
+        if let Some(remote) = &*self.remote.borrow() {
+            tools.extend_from_slice(remote);
+        }
         let model = self
             .model
             .clone()
@@ -250,13 +326,10 @@ impl JsAgent {
         // A provider is reached through its module, loaded at the first call (this core was
         // built without the providers: see `super::net`); so is the model in the tab.
         #[cfg(not(feature = "providers"))]
-        let model = match &self.settings.endpoint {
-            Some(endpoint) => Some(Source::Endpoint(endpoint.clone())),
-            None => None,
-        }
-        .or_else(|| self.settings.local.clone().map(Source::Local))
-        .map(|source| Box::new(NetModel::new(source, signal.clone())) as Box<dyn Model>)
-        .or(model);
+        let model = (self.settings.endpoint.clone().map(Source::Endpoint))
+            .or_else(|| self.settings.local.clone().map(Source::Local))
+            .map(|source| Box::new(NetModel::new(source, signal.clone())) as Box<dyn Model>)
+            .or(model);
         self.settings.agent(Parts {
             host: Rc::new(WebHost { approve }),
             // Only the providers and the built-in tools reach the network (the core built
@@ -280,6 +353,43 @@ impl JsAgent {
             elsewhere: None,
             model,
         })
+    }
+}
+
+/// A JS tool from its spec (`{name, description, parameters?}`) and function.
+fn js_tool(spec: &JsValue, function: Function) -> Result<JsTool, Error> {
+    let value = json_of(spec);
+    let unchecked = value.get("parameters").is_none();
+    let spec = ToolSpec::from_value(&value).map_err(|e| {
+        Error::config(format!(
+            "registerTool needs {{name, description, parameters?}}: {e}"
+        ))
+    })?;
+    if spec.name.trim().is_empty() || spec.name.contains(char::is_whitespace) {
+        return Err(Error::config(
+            "registerTool: the tool name must be one word, e.g. \"search_docs\"",
+        ));
+    }
+    Ok(JsTool {
+        spec,
+        function,
+        unchecked,
+        signal: None,
+    })
+}
+
+/// A tool as `tools()` lists it: its spec, with whether it asks first.
+struct Listed(ToolSpec);
+
+impl crate::to_json::ToJson for Listed {
+    fn write_json(&self, out: &mut crate::to_json::JsonWriter) {
+        let spec = &self.0;
+        out.object(&[
+            ("name", &spec.name),
+            ("description", &spec.description),
+            ("parameters", &spec.parameters),
+            ("needsApproval", &spec.needs_approval),
+        ]);
     }
 }
 

@@ -45,6 +45,8 @@ mod js_tool;
 // built-in tools' code (`module_tool`); and the modules that export them.
 #[cfg(feature = "providers")]
 mod connect;
+#[cfg(feature = "providers")]
+mod mcp;
 #[cfg(not(any(feature = "builtin-tools", feature = "net-module")))]
 mod module_tool;
 #[cfg(not(any(

@@ -62,7 +62,11 @@ export interface AgentOptions {
   exemplars?: string;
   /** Hold each reply to one well-formed step of the format: the model is told what a step is (`constraint` in a JS model's options), which the in-tab engine turns into a grammar; "mrkl" also gets a worked example for the run's tools. Default: true with provider "wllama", else false. */
   constrained?: boolean;
+  /** MCP servers whose tools the agent gets, listed when the first run starts (or by `tools()`): over Streamable HTTP, the 2026-07-28 protocol or the older one with sessions, as the server speaks. Each a URL or `{url, headers, tools, approve}`: `headers` (a token) are kept in memory only, never in a trajectory, an event or an error; `tools` the server's tools to use (default: all); `approve` which ask before each call through `run`'s `approve` (default `true`: all; `false`: none; or a list of names). A name another tool has gets the server's host in front (`mcp_search`). */
+  mcp?: (string | McpServer)[];
 }
+/** An MCP server of the `mcp` setting. */
+export interface McpServer { url: string; headers?: Record<string, string>; tools?: string[]; approve?: boolean | string[]; }
 /** A model in JS: stream with `onDelta` (it returns false when tao has read enough) and/or return the reply. `messages` is the whole prompt, a new array at each call; the messages a call shares with the one before are the same objects (read them, do not change them). Besides text, `onDelta` takes the model's reasoning (`{reasoning}`: shown, never parsed), a note for the user (`{note}`: a retry, a dropped parameter) and the token counts so far (`{usage}`: kept if the call then fails). An `Error` thrown with one of tao's kinds as `kind` (`"auth"`, `"rate_limited"`, `"truncated"`, ...) keeps its kind and message; anything else thrown is the model's failure. */
 export type JsModelFunction = (messages: TaoMessage[], options: {
   stop: string[]; tools: ToolSpecInit[]; signal: AbortSignal;

@@ -1,0 +1,81 @@
+//! MCP servers' tools as JS tools (`crate::mcp` speaks the protocol): the providers' module
+//! exports this as `mcpTools`, and the core calls it there (or here, in a build that carries
+//! the providers) when a run starts with the `mcp` setting. Each tool comes back as `{spec,
+//! call}`, which the core registers as it registers a page's tool: `call(input, {signal})`
+//! resolves to the observation, or rejects with an `Error` whose `kind` is `bad_input` (the
+//! server refused the arguments: the model's to repair) or `failed`; the signal stops the
+//! request in flight.
+
+use super::fetch::WebTransport;
+use super::{get, js_error, to_js};
+use crate::json::Value;
+use crate::mcp::{self, Client, Listed};
+use crate::tools::ToolError;
+use js_sys::{Array, Function, Object, Promise, Reflect};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use web_sys::AbortSignal;
+
+/// The tools of the servers in `servers` (the `mcp` setting, as JSON text), named apart from
+/// `taken` (the names the agent's other tools have, as JSON text): `[{spec, call}]`, the servers
+/// listed one after another, in order.
+#[cfg_attr(feature = "net-module", wasm_bindgen(js_name = mcpTools))]
+pub fn mcp_tools(servers: String, taken: String) -> Promise {
+    super::promise(async move { Ok(tools(&servers, &taken).await?.into()) })
+}
+
+async fn tools(servers: &str, taken: &str) -> Result<Array, JsValue> {
+    let read = |text: &str| crate::json::from_str(text).unwrap_or_default();
+    let servers = mcp::servers(&read(servers))?;
+    let mut taken: Vec<String> = match read(taken) {
+        Value::Array(names) => names
+            .iter()
+            .filter_map(|n| n.as_str().map(String::from))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let origin = get(&get(&js_sys::global(), "location"), "origin").as_string();
+    let tools = Array::new();
+    for server in servers {
+        let label = mcp::label(&server.url);
+        let client = Rc::new(Client::new(server, origin.clone()));
+        let listed = client.list(&WebTransport { signal: None }).await?;
+        for (spec, name) in mcp::specs(client.server(), &label, &listed, &mut taken) {
+            let Some(tool) = listed.iter().find(|t| t.name == name).cloned() else {
+                continue;
+            };
+            let entry = Object::new();
+            let spec = to_js(&crate::to_json::Object(&[
+                ("name", &spec.name),
+                ("description", &spec.description),
+                ("parameters", &spec.parameters),
+                ("needsApproval", &spec.needs_approval),
+            ]))?;
+            let _ = Reflect::set(&entry, &"spec".into(), &spec);
+            let _ = Reflect::set(&entry, &"call".into(), &caller(client.clone(), tool));
+            tools.push(&entry);
+        }
+    }
+    Ok(tools)
+}
+
+/// `call(input, {signal})` for one tool.
+fn caller(client: Rc<Client>, tool: Listed) -> JsValue {
+    let tool = Rc::new(tool);
+    let call = Closure::<dyn FnMut(JsValue, JsValue) -> Promise>::new(
+        move |input: JsValue, options: JsValue| {
+            let (client, tool) = (client.clone(), tool.clone());
+            let signal = get(&options, "signal").dyn_into::<AbortSignal>().ok();
+            let input = super::json_of(&input);
+            super::promise(async move {
+                let transport = WebTransport { signal };
+                match client.call(&transport, &tool, &input).await {
+                    Ok(output) => Ok(output.text.into()),
+                    Err(ToolError::BadInput(m)) => Err(js_error(&m, "bad_input")),
+                    Err(ToolError::Failed(m)) => Err(js_error(&m, "failed")),
+                }
+            })
+        },
+    );
+    call.into_js_value().unchecked_into::<Function>().into()
+}
