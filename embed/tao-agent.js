@@ -26,11 +26,15 @@
 //! | `max-steps` | steps before the run stops without an answer                             |
 //! | `autorun`   | run `task` (or the scenario's) as soon as the element is ready           |
 //! | `theme`     | `light`, `dark`, or `auto` (the default: as the reader's system prefers)  |
+//! | `mcp`       | MCP servers whose tools the agent gets: their URLs, separated by spaces    |
+//! | `webmcp`    | the agent gets the tools the page registered with WebMCP (where the browser has it) |
 //!
 //! Properties: `apiKey` (memory only, never reflected to an attribute), `model` (a provider's
 //! model name, or a JS function that plays the model, as `Agent`'s `model` option), `replies`
 //! (strings for the offline scripted model), `options` (any other `Agent` settings), `theme`
-//! (the attribute), `registerTool(spec, fn)`, `run(task?)`, `stop()`, `trajectory`, `ready`.
+//! (the attribute), `mcp` (the servers as `Agent`'s `mcp` setting, `[{url, headers}]`: headers
+//! such as a token only this way, never in an attribute), `registerTool(spec, fn)`, `run(task?)`,
+//! `stop()`, `trajectory`, `ready`.
 //! A property set before the element was defined (a script that ran before the package loaded,
 //! as with a lazy import, a CDN or a framework) is kept: the class takes it over when it arrives.
 //! Events: each agent event as a bubbling, composed `CustomEvent` named `tao-<type>` with the
@@ -99,7 +103,7 @@ const TEMPLATE = `<div class="tao-root">
 </div>`;
 
 /** The properties a page may have set on an element before its class was defined. */
-const PROPERTIES = ["apiKey", "model", "replies", "options", "theme"];
+const PROPERTIES = ["apiKey", "model", "replies", "options", "theme", "mcp"];
 
 let loading = null;
 /** Loads the wasm core once for every element of the page (`init()` of the package entry). */
@@ -141,6 +145,7 @@ export class TaoAgent extends ElementBase {
   #model = null;
   #replies = null;
   #options = {};
+  #mcp = null;
   #tools = [];
   #running = null;
   #trajectory = null;
@@ -258,6 +263,15 @@ export class TaoAgent extends ElementBase {
     this.#replies = value == null ? null : Array.from(value, String);
   }
 
+  /** MCP servers as `Agent`'s `mcp` setting (`[{url, headers?}]`, kept in memory), or the
+   * `mcp` attribute's URLs when none were set. */
+  get mcp() {
+    return this.#mcp ?? (this.getAttribute("mcp") ?? "").split(/\s+/).filter(Boolean).map((url) => ({ url }));
+  }
+  set mcp(value) {
+    this.#mcp = value == null ? null : Array.from(value, (server) => (typeof server === "string" ? { url: server } : { ...server }));
+  }
+
   /** Any other `Agent` settings (`temperature`, `maxTokens`, `retries`, `delayMs`, …). */
   get options() {
     return this.#options;
@@ -298,6 +312,7 @@ export class TaoAgent extends ElementBase {
     const docs = attr("docs");
     if (docs) config.docs = new URL(docs, document.baseURI).href;
     if (this.#replies) config.replies = this.#replies;
+    if (this.mcp.length) config.mcp = this.mcp;
     const provider = attr("provider");
     if (provider === "human") {
       config.model = humanModel(this.#view()); // the reader plays the model, as on the demo page
@@ -343,6 +358,13 @@ export class TaoAgent extends ElementBase {
       agent = new Agent(config); // first: a wrong setting (an unknown scenario) says so before an empty task
       if (!task) throw Object.assign(new Error(this.#say("placeholder")), { kind: "config" });
       for (const { spec, fn } of this.#tools) agent.registerTool(spec, fn);
+    } catch (e) {
+      free(agent);
+      throw this.#fail(e);
+    }
+    try {
+      // The page's own tools (WebMCP), where the page asks for them: webmcp.js, loaded then.
+      if (this.hasAttribute("webmcp")) await (await import("./webmcp.js")).registerPageTools(agent);
     } catch (e) {
       free(agent);
       throw this.#fail(e);

@@ -18,6 +18,7 @@
 #   i18n-zh.js                words in Chinese, loaded only by an element that speaks Chinese
 #   chart.js, picture.js      a tool's chart, drawn in its observation (loaded with the first one)
 #   wasm-tool.js, sandbox*.js, tao_sandbox*   sandboxed wasm tools, loaded only when one is made
+#   webmcp.js                 the host page's WebMCP tools, loaded only by <tao-agent webmcp>
 #   data/scenarios.json, data/knowledge.json, data/zh.json  the offline data (the scenarios,
 #                             the offline search's pages, the Chinese prompts), not in the
 #                             wasm: loaded only when a run needs it
@@ -38,7 +39,7 @@ cp -r pkg/wllama dist/wllama
 # The page's modules the element uses (editor.js loads only at the first Edit, markdown.js when a run begins, download-card.js at a model's first download, studio-cards.js at a run's first question to the reader).
 view="trajectory.js cards.js live.js redraw.js step.js drive.js offline-data.js packaged.js"
 later="editor.js markdown.js download-card.js studio-cards.js"
-cp embed/tao.js embed/tao-node.js embed/tao-agent.js embed/styles.js www/chrome.js www/chrome-model.js $(printf 'www/%s ' $view $later) www/i18n.js www/i18n-zh.js www/chart.js www/picture.js www/wasm-tool.js www/sandbox.js dist/
+cp embed/tao.js embed/tao-node.js embed/tao-agent.js embed/styles.js www/chrome.js www/chrome-model.js $(printf 'www/%s ' $view $later) www/i18n.js www/i18n-zh.js www/chart.js www/picture.js www/wasm-tool.js www/sandbox.js www/webmcp.js dist/
 sed 's#"\.\./pkg/tao_sandbox\.js"#"./tao_sandbox.js"#' www/sandbox-worker.js > dist/sandbox-worker.js
 grep -q '"./tao_sandbox.js"' dist/sandbox-worker.js || { echo "dist: sandbox-worker.js path not rewritten" >&2; exit 1; }
 cat www/style.css embed/tao-agent.css > dist/tao-agent.css

@@ -147,6 +147,7 @@ export function agentConfig(settings, panel = toolsPanel.settings(), target = vi
     tools: panel.enabled,
   };
   if (panel.wiki && panel.wiki !== "offline") config.wiki = panel.wiki;
+  if (panel.mcp?.length) config.mcp = panel.mcp;
   if (panel.enabled.includes("search_docs")) config.docs = new URL(DOCS_URL, location.href).href;
   if (settings.provider === "human") {
     // "You": the person at the page plays the model; the scenario still gives the tools.

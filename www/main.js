@@ -120,6 +120,8 @@ async function start() {
   if (query.wiki) pageTools.chooseWiki(query.wiki);
   scenarios.useScenario(controls.settings().scenario);
   if (query.tools) toolsPanel.enable(query.tools);
+  // A link's MCP servers (URLs only): connected before a run the link starts.
+  if (query.mcp) await Promise.all(query.mcp.map((url) => toolsPanel.addServer(url)));
   // Explicit query values win over the scenario's defaults.
   controls.apply({ format: query.format, task: query.task, maxSteps: query.maxSteps, delayMs: query.delayMs, stepMode: query.stepMode });
   controls.apply({ tokenBudget: query.tokenBudget, timeBudget: query.timeBudget, memoryTokens: query.memoryTokens, reflectEvery: query.reflectEvery });

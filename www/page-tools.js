@@ -55,14 +55,18 @@ export function showTools() {
 
 /**
  * The page's one way to make an agent: `config` (from `agentConfig`) once the offline data it
- * reads (and `trajectory`'s language) is in, with the JS tools that `panel` enables registered.
- * Its user frees it (`withAgent`).
+ * reads (and `trajectory`'s language) is in, with the JS tools that `panel` enables registered
+ * and the MCP servers' tools listed (so its prompts show them before a run). Its user frees it
+ * (`withAgent`).
  */
 export async function pageAgent(config, panel = toolsPanel.settings(), trajectory) {
   await dataFor(config, trajectory);
   const agent = new state.tao.Agent(config);
   try {
     await registerPageTools(agent, panel);
+    // The tools the page offers through WebMCP (webmcp.js, loaded then), and the MCP servers'.
+    if (panel.webmcp) await (await import("./webmcp.js")).registerPageTools(agent);
+    if (config.mcp) await agent.tools();
     return agent;
   } catch (e) {
     free(agent);

@@ -28,6 +28,8 @@ export async function share(s) {
   q.set("tools", panel.enabled.filter(isShareable).join(","));
   // A wiki the page chose (a scenario going live) is left for the opened page to choose again.
   if (panel.wiki && panel.wiki !== "offline" && wikiChosenByUser()) q.set("wiki", panel.wiki);
+  // MCP servers by their URLs: never a token (the reader gives their own, if one is needed).
+  if (panel.mcp.length) q.set("mcp", panel.mcp.map((server) => server.url).join(" "));
   // "This question, against this model": the provider, base URL and model name, not the key.
   if (s.stepMode) q.set("mode", "step");
   // The compare view and its modes, when the stage shows it.

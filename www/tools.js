@@ -10,7 +10,9 @@
 //! | `tao:add-wasm` | `{ file, name, description, parameters }` to register    |
 //! | `tao:remove`   | `{ name }` of an added tool                              |
 //!
-//! The markup lives in `index.html`; the tool list is drawn from `setTools()`.
+//! The markup lives in `index.html`; the tool list is drawn from `setTools()`. MCP servers are
+//! `mcp-panel.js`'s, loaded when the first one is added: it sets `mcp` (the `mcp` setting,
+//! tokens included: in memory only) and emits `tao:tools` when it changes.
 
 import { t } from "./i18n.js";
 
@@ -31,6 +33,9 @@ export class TaoTools extends HTMLElement {
     this.#field('[name="wiki"]').addEventListener("change", () => changed(true));
     this.#field('[name="wikiUrl"]').addEventListener("change", () => changed(true));
     this.#field('[name="approveCode"]').addEventListener("change", () => changed(false));
+    // The tools the page registered with WebMCP, where the browser has it (webmcp.js).
+    this.#field("[data-webmcp]").hidden = typeof document.modelContext?.getTools !== "function";
+    this.#field('[name="webmcp"]').addEventListener("change", () => changed(false));
     this.#field("[data-tools-list]").addEventListener("change", (e) => {
       const box = e.target.closest('input[type="checkbox"]');
       if (!box) return;
@@ -60,7 +65,19 @@ export class TaoTools extends HTMLElement {
       }
       emit("tao:add-wasm", { file, name, description, parameters });
     });
+    this.#field("[data-mcp]").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const { url, token } = e.target.elements;
+      this.#field("[data-mcp-status]").textContent = ""; // what it said of the last one
+      this.addServer(url.value.trim(), token.value.trim());
+    });
     this.#showWiki();
+  }
+
+  /** Connects to the MCP server at `url` (with a bearer `token`, if any) and lists its tools. */
+  async addServer(url, token = "") {
+    const { addServer } = await import("./mcp-panel.js");
+    return addServer(this, url, token);
   }
 
   #field(selector) {
@@ -73,13 +90,18 @@ export class TaoTools extends HTMLElement {
     this.#field('[name="wikiUrl"]').hidden = this.#field('[name="wiki"]').value !== "custom";
   }
 
-  /** The panel's settings: enabled tool names, the wiki source, and whether code needs approval. */
+  /** The `mcp` setting of the servers added (`mcp-panel.js` keeps it). */
+  mcp = [];
+
+  /** The panel's settings: enabled tool names, the wiki source, whether code needs approval, and the MCP servers. */
   settings() {
     const wiki = this.#field('[name="wiki"]').value;
     return {
+      mcp: this.mcp,
       enabled: this.#tools.map((tool) => tool.name).filter((name) => this.#enabled.has(name)),
       wiki: wiki === "custom" ? this.#field('[name="wikiUrl"]').value.trim() : wiki,
       approveCode: this.#field('[name="approveCode"]').checked,
+      webmcp: !this.#field("[data-webmcp]").hidden && this.#field('[name="webmcp"]').checked,
     };
   }
 

@@ -1,0 +1,133 @@
+//! The tools panel's MCP servers, loaded when the first one is added (`tools.js`). A server's
+//! tools are listed by a throwaway agent (`agent.tools()` connects, as a run does), and drawn with
+//! a switch to use each and one to ask before each call (on by default: a server's tool may
+//! change things), its description and input schema as text. What the panel keeps is the `mcp`
+//! setting (`panel.mcp`), the token in it: in this tab's memory only, never in a link or a file.
+
+import { t, addWords } from "./i18n.js";
+import { state, messageOf } from "./app.js";
+import { withAgent } from "./drive.js";
+import { el } from "./cards.js";
+
+addWords({
+  en: {
+    "mcp.connecting": "Connecting to {url}…",
+    "mcp.connected": "{url}: {count} tools.",
+    "mcp.failed": "Not added:",
+    "mcp.use": "use",
+    "mcp.ask": "ask me before each call",
+    "mcp.schema": "input schema",
+    "mcp.remove": "Remove server",
+  },
+  zh: {
+    "mcp.connecting": "正在连接 {url}……",
+    "mcp.connected": "{url}：{count} 个工具。",
+    "mcp.failed": "未添加：",
+    "mcp.use": "使用",
+    "mcp.ask": "每次调用前先问我",
+    "mcp.schema": "输入模式",
+    "mcp.remove": "移除服务器",
+  },
+});
+
+/** The servers added: `{url, token, tools: [{name, description, parameters}], off, quiet}` (the
+ * names switched off, and the names that may run without asking). */
+const servers = [];
+
+const say = (key, values = {}) => t(key).replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
+
+/** Connects to `url` and adds its tools to `panel` (again, with a new token, if it is there). */
+export async function addServer(panel, url, token) {
+  // Drawn again in the page's language when it changes.
+  if (!servers.drawn) document.addEventListener("tao:lang", () => draw(panel));
+  servers.drawn = true;
+  const status = panel.querySelector("[data-mcp-status]");
+  const form = panel.querySelector("[data-mcp]");
+  status.dataset.ok = "";
+  status.textContent = say("mcp.connecting", { url });
+  const server = { url, token, tools: [], off: new Set(), quiet: new Set() };
+  try {
+    const config = { mcp: [setting(server)], replies: [] };
+    server.tools = await withAgent(new state.tao.Agent(config), (agent) => agent.tools());
+  } catch (e) {
+    status.dataset.ok = "false";
+    status.textContent = `${t("mcp.failed")} ${messageOf(e)}`;
+    return false;
+  }
+  const at = servers.findIndex((s) => s.url === url);
+  servers.splice(at < 0 ? servers.length : at, at < 0 ? 0 : 1, server);
+  status.dataset.ok = "true";
+  status.textContent = say("mcp.connected", { url, count: server.tools.length });
+  form.elements.url.value = form.elements.token.value = "";
+  changed(panel);
+  return true;
+}
+
+/** One server's entry of the `mcp` setting. */
+function setting(server) {
+  const entry = { url: server.url };
+  if (server.token) entry.headers = { Authorization: `Bearer ${server.token}` };
+  if (server.tools.length) {
+    entry.tools = server.tools.map((tool) => tool.name).filter((name) => !server.off.has(name));
+    entry.approve = server.tools.map((tool) => tool.name).filter((name) => !server.quiet.has(name));
+  }
+  return entry;
+}
+
+/** The setting changed: kept on the panel, drawn, and said (`tao:tools`). */
+function changed(panel) {
+  panel.mcp = servers.map(setting);
+  draw(panel);
+  panel.dispatchEvent(new CustomEvent("tao:tools", { bubbles: true, detail: { ...panel.settings(), wikiChosen: false } }));
+}
+
+function draw(panel) {
+  const box = panel.querySelector("[data-mcp-servers]");
+  box.replaceChildren(...servers.map((server) => serverBox(panel, server)));
+}
+
+/** A server: its URL, its tools with their switches, and Remove. All its words are the server's
+ * own text, set as text. */
+function serverBox(panel, server) {
+  const remove = el("button", { type: "button", class: "quiet small" }, t("mcp.remove"));
+  remove.addEventListener("click", () => {
+    servers.splice(servers.indexOf(server), 1);
+    panel.querySelector("#mcpUrl").focus(); // the button goes with its server
+    changed(panel);
+  });
+  const rows = server.tools.map((tool) => {
+    const use = check(!server.off.has(tool.name), server.off, tool.name, panel);
+    const ask = check(!server.quiet.has(tool.name), server.quiet, tool.name, panel);
+    ask.setAttribute("aria-label", `${t("mcp.ask")}: ${tool.name}`);
+    const schema = el("details", { class: "mcp-schema" });
+    schema.append(el("summary", {}, t("mcp.schema")), el("pre", { tabindex: "0" }, JSON.stringify(tool.parameters, null, 2)));
+    const row = el("li", { class: "tool-row", "data-mcp-tool": tool.name });
+    const useLabel = el("label", { class: "check" });
+    useLabel.append(use, el("code", {}, tool.name), el("span", { class: "visually-hidden" }, ` ${t("mcp.use")}`));
+    const askLabel = el("label", { class: "check" });
+    askLabel.append(ask, ` ${t("mcp.ask")}`);
+    const more = el("div", { class: "mcp-more" });
+    more.append(askLabel, schema);
+    row.append(useLabel, el("span", { class: "tool-description" }, tool.description), more);
+    return row;
+  });
+  const list = el("ul", { class: "tools-list" });
+  list.append(...rows);
+  const head = el("p", { class: "mcp-head" });
+  head.append(el("code", {}, server.url), " ", remove);
+  const box = el("section", { class: "mcp-server", "data-mcp-server": server.url, "aria-label": server.url });
+  box.append(head, list);
+  return box;
+}
+
+/** A checkbox that is on unless `name` is in `set` (it takes `name` out when ticked). */
+function check(on, set, name, panel) {
+  const box = el("input", { type: "checkbox" });
+  box.checked = on;
+  box.addEventListener("change", () => {
+    if (box.checked) set.delete(name);
+    else set.add(name);
+    changed(panel);
+  });
+  return box;
+}
