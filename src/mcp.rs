@@ -830,10 +830,12 @@ impl Client {
     }
 
     fn not_mcp(&self, why: &str) -> Error {
+        // A page's words may end a sentence already ("…").
+        let end = if why.ends_with(['.', '…']) { "" } else { "." };
         Error::new(
             ErrorKind::NotFound,
             format!(
-                "{} is not an MCP endpoint: {why}. Give the server's MCP URL (often ending in /mcp)",
+                "{} is not an MCP endpoint: {why}{end} Give the server's MCP URL (often ending in /mcp)",
                 self.url()
             ),
         )

@@ -8,9 +8,14 @@ import { t, addWords } from "./i18n.js";
 import { state, messageOf } from "./app.js";
 import { withAgent } from "./drive.js";
 import { el } from "./cards.js";
+import { stylesheet } from "./elements.js";
 
 addWords({
   en: {
+    mcp: "Add an MCP server (its tools, over HTTP)",
+    "mcp.url": "Server URL",
+    "mcp.token": "Token (optional; kept in this tab only)",
+    "mcp.connect": "Connect",
     "mcp.connecting": "Connecting to {url}…",
     "mcp.connected": "{url}: {count} tools.",
     "mcp.failed": "Not added:",
@@ -20,6 +25,10 @@ addWords({
     "mcp.remove": "Remove server",
   },
   zh: {
+    mcp: "添加 MCP 服务器（通过 HTTP 使用它的工具）",
+    "mcp.url": "服务器地址",
+    "mcp.token": "令牌（可选；只保存在此标签页中）",
+    "mcp.connect": "连接",
     "mcp.connecting": "正在连接 {url}……",
     "mcp.connected": "{url}：{count} 个工具。",
     "mcp.failed": "未添加：",
@@ -36,13 +45,45 @@ const servers = [];
 
 const say = (key, values = {}) => t(key).replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
 
+/** Draws the form that adds a server in `panel` (once), and puts the focus in it. */
+export function open(panel) {
+  formOf(panel).elements.url.focus();
+}
+
+/** The form, drawn in place of "Add an MCP server…" the first time it is needed. */
+function formOf(panel) {
+  const box = panel.querySelector("[data-mcp-box]");
+  let form = box.querySelector("[data-mcp]");
+  if (form) return form;
+  const field = (id, label, input) => {
+    const wrap = el("div", { class: id === "mcpUrl" ? "field field-wide" : "field" });
+    wrap.append(el("label", { for: id, "data-i18n": label }, t(label)), el("input", { id, spellcheck: "false", ...input }));
+    return wrap;
+  };
+  const row = el("div", { class: "row" });
+  row.append(field("mcpUrl", "mcp.url", { name: "url", type: "url", required: "", placeholder: "https://example.com/mcp" }), field("mcpToken", "mcp.token", { name: "token", type: "password" }));
+  const submit = el("p");
+  submit.append(el("button", { type: "submit", class: "quiet", "data-i18n": "mcp.connect" }, t("mcp.connect")), " ", el("span", { class: "hint", role: "status", "data-mcp-status": "" }));
+  const set = el("fieldset");
+  set.append(el("legend", { "data-i18n": "mcp" }, t("mcp")), row, submit);
+  form = el("form", { class: "upload mcp", "data-mcp": "", autocomplete: "off" });
+  form.append(set, el("div", { "data-mcp-servers": "" }));
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    form.querySelector("[data-mcp-status]").textContent = ""; // what it said of the last one
+    addServer(panel, form.elements.url.value.trim(), form.elements.token.value.trim());
+  });
+  box.replaceChildren(form);
+  stylesheet("mcp-panel.css");
+  // Drawn again in the page's language when it changes (the words marked data-i18n redraw themselves).
+  document.addEventListener("tao:lang", () => draw(panel));
+  return form;
+}
+
 /** Connects to `url` and adds its tools to `panel` (again, with a new token, if it is there). */
 export async function addServer(panel, url, token) {
-  // Drawn again in the page's language when it changes.
-  if (!servers.drawn) document.addEventListener("tao:lang", () => draw(panel));
-  servers.drawn = true;
+  const form = formOf(panel);
   const status = panel.querySelector("[data-mcp-status]");
-  const form = panel.querySelector("[data-mcp]");
   status.dataset.ok = "";
   status.textContent = say("mcp.connecting", { url });
   const server = { url, token, tools: [], off: new Set(), quiet: new Set() };

@@ -11,8 +11,8 @@
 //! | `tao:remove`   | `{ name }` of an added tool                              |
 //!
 //! The markup lives in `index.html`; the tool list is drawn from `setTools()`. MCP servers are
-//! `mcp-panel.js`'s, loaded when the first one is added: it sets `mcp` (the `mcp` setting,
-//! tokens included: in memory only) and emits `tao:tools` when it changes.
+//! `mcp-panel.js`'s, loaded at "Add an MCP server…" (it draws its form then): it sets `mcp` (the
+//! `mcp` setting, tokens included: in memory only) and emits `tao:tools` when it changes.
 
 import { t } from "./i18n.js";
 
@@ -65,12 +65,7 @@ export class TaoTools extends HTMLElement {
       }
       emit("tao:add-wasm", { file, name, description, parameters });
     });
-    this.#field("[data-mcp]").addEventListener("submit", (e) => {
-      e.preventDefault();
-      const { url, token } = e.target.elements;
-      this.#field("[data-mcp-status]").textContent = ""; // what it said of the last one
-      this.addServer(url.value.trim(), token.value.trim());
-    });
+    this.#field("[data-mcp-open]").addEventListener("click", () => import("./mcp-panel.js").then((m) => m.open(this)));
     this.#showWiki();
   }
 

@@ -22,6 +22,7 @@ const ON_DEMAND = [
   "www/sandbox.js", "www/webllm.js", "www/fork.js", "www/editor.js", "www/inspect.js", "www/share.js", "www/connection.js", "www/export-runs.js",
   "www/benchmark-resume.js", "www/prompt-view.css", "www/branches.css", "www/compare-view.css", "pkg/tao_net.js", "pkg/tao_tools.js", "pkg/tao_sandbox.js",
   "www/rate.js", "www/offline-notice.js", // at the first run that ends, at the first Run refused offline
+  "www/mcp-panel.js", "www/webmcp.js", // at the first MCP server added, where the page offers WebMCP tools
   // A visit in English: the page's Chinese words, the prompts, the menu's list.
   "www/i18n-zh.js", "pkg/data/zh.json", "pkg/data/scenario-list.zh.json",
   "pkg/data/scenarios.json", // the scenarios' replies and rules: at the first run (the menu has its list)

@@ -237,6 +237,10 @@ describe("mcp", () => {
 async function addServer(page, url, token = "") {
   const panel = page.locator("[data-tools-panel]");
   if ((await panel.getAttribute("open")) === null) await page.click("[data-tools-panel] > summary");
+  if (!(await page.locator("#mcpUrl").count())) {
+    await page.click("[data-mcp-open]"); // the form comes with its module, the focus in it
+    await page.waitForFunction(() => document.activeElement?.id === "mcpUrl");
+  }
   await page.fill("#mcpUrl", url);
   await page.fill("#mcpToken", token);
   await page.click("[data-mcp] button[type=submit]");

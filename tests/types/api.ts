@@ -20,6 +20,13 @@ agent.registerTool<{ query: string }>(
 // @ts-expect-error: `query` is a string, not a number
 agent.registerTool<{ query: string }>({ name: "n", description: "" }, ({ query }) => query.toFixed(2));
 
+// MCP servers: URLs, or objects whose headers are strings; the tools are listed with `tools()`.
+const remote = new Agent({ replies: [], mcp: ["https://a.example/mcp", { url: "https://b.example/mcp", headers: { Authorization: "Bearer x" }, approve: ["fetch"] }] });
+const listed: boolean[] = (await remote.tools()).map((tool) => tool.needsApproval ?? false);
+// @ts-expect-error: a header's value is a string
+new Agent({ replies: [], mcp: [{ url: "https://b.example/mcp", headers: { Authorization: 42 } }] });
+document.querySelector<TaoAgent>("tao-agent")!.mcp = [{ url: "https://a.example/mcp", headers: { Authorization: "Bearer x" } }];
+
 // Events are a discriminated union.
 function describe(e: TaoEvent): string {
   switch (e.type) {
