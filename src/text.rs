@@ -15,6 +15,20 @@
 #[cfg(feature = "builtin-tools")]
 use std::ops::Range;
 
+/// `items` joined with `sep` between them, as `[String]::join` does. The crate joins lists of
+/// `&str` too, and std compiles its `join` once for each kind of item: lists of `String`s are
+/// joined here instead, so the wasm carries one copy of std's (size).
+pub fn join(items: &[String], sep: &str) -> String {
+    let mut joined = String::new();
+    for (k, item) in items.iter().enumerate() {
+        if k > 0 {
+            joined.push_str(sep);
+        }
+        joined.push_str(item);
+    }
+    joined
+}
+
 /// `text` in lower case, as [`fold_case`] folds each character: what `lookup` compares.
 #[cfg(feature = "builtin-tools")]
 pub fn folded(text: &str) -> String {

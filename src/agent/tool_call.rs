@@ -80,7 +80,7 @@ impl Agent {
             let message = format!(
                 "Unknown tool \"{}\". Valid tools: {}.",
                 action.tool,
-                self.tools.names().join(", ")
+                crate::text::join(&self.tools.names(), ", ")
             );
             return Err(Outcome::repair(Why::UnknownTool, message));
         };

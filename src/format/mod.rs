@@ -229,12 +229,12 @@ fn with_examples(prompt: &str, example: &str, exemplars: Option<&str>, lang: Lan
 
 /// Tool descriptions in Qwen-Agent's style: name, description, then the JSON-Schema parameters.
 pub fn tool_descriptions(tools: &Registry) -> String {
-    tools
+    let descriptions: Vec<String> = tools
         .specs()
         .map(|t| {
             let parameters = crate::to_json::to_string(&t.parameters);
             format!("{}: {} Parameters: {parameters}", t.name, t.description)
         })
-        .collect::<Vec<_>>()
-        .join("\n\n")
+        .collect();
+    crate::text::join(&descriptions, "\n\n")
 }

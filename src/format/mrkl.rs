@@ -39,7 +39,7 @@ pub fn instructions(tools: &Registry, lang: Lang, exemplars: Option<&str>) -> St
     };
     let prompt = template
         .replace("{tool_descs}", &tool_descriptions(tools))
-        .replace("{tool_names}", &tools.names().join(","));
+        .replace("{tool_names}", &crate::text::join(&tools.names(), ","));
     match exemplars {
         Some(_) => with_examples(&prompt, "", exemplars, lang),
         None => prompt,

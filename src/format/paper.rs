@@ -54,7 +54,7 @@ pub(super) fn with_actions(template: &str, tools: &Registry, lang: Lang) -> Stri
     actions.push(format!("({}) {finish}", actions.len() + 1));
     template
         .replace("{count}", &actions.len().to_string())
-        .replace("{actions}", &actions.join("\n"))
+        .replace("{actions}", &crate::text::join(&actions, "\n"))
 }
 
 /// Step `n` as the model's turn.

@@ -90,7 +90,7 @@ fn visit(schema: &Value, value: &mut Value, path: &str) -> Result<(), String> {
             return Err(format!(
                 "{} must be one of {} (got {})",
                 name(path),
-                list.join(", "),
+                crate::text::join(&list, ", "),
                 describe(value)
             ));
         }
@@ -285,7 +285,7 @@ fn expected_type(types: &Value) -> String {
             other => format!("a {other}"),
         })
         .collect();
-    names.join(" or ")
+    crate::text::join(&names, " or ")
 }
 
 /// Values compared as JSON: `1` and `1.0` are the same number.

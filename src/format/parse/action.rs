@@ -360,7 +360,7 @@ pub(super) fn tool_name<'a>(name: &'a str, options: &'a ParseOptions) -> Result<
         true => format!("There are no tools here, so `{name}` cannot be used."),
         false => format!(
             "`{name}` is not one of the tools. The tools are: {}.",
-            tools.join(", ")
+            crate::text::join(tools, ", ")
         ),
     };
     Err(message_for(options, &what))
