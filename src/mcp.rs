@@ -1108,9 +1108,12 @@ fn content_text(item: &Value) -> String {
     }
 }
 
+/// A size in words ("3.9 KB"), in integers: `{:.1}` would link the float formatting machinery
+/// (18 KB of wasm) into the module.
 fn kilobytes(bytes: usize) -> String {
+    let tenths = (bytes * 10 + 512) / 1024;
     match bytes < 1024 {
         true => format!("{bytes} bytes"),
-        false => format!("{:.1} KB", bytes as f64 / 1024.0),
+        false => format!("{}.{} KB", tenths / 10, tenths % 10),
     }
 }
