@@ -5,7 +5,7 @@
 //! `signal` is the call's: aborted when the user stops the run or the call runs out of time, so
 //! a tool at work can stop too (its late answer is not recorded either way).
 
-use super::{describe, get, json_of, to_js, OnAbort};
+use super::{describe, get, json_of, to_js};
 use crate::chat::ToolSpec;
 use crate::host::LocalBoxFuture;
 use crate::json::Value;
@@ -13,7 +13,7 @@ use crate::tools::{Tool, ToolError, ToolOutput};
 use js_sys::{Function, Promise, JSON};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{AbortController, AbortSignal};
+use web_sys::AbortSignal;
 
 /// A tool the page registered with `registerTool(spec, fn)`.
 #[derive(Clone)]
@@ -37,33 +37,40 @@ impl JsTool {
     }
 }
 
-/// A call's own abort signal: aborted when the run's is, and when the call is given up before
-/// it ends (the agent drops a call that ran out of time, or that Stop left behind).
-struct CallSignal {
-    controller: AbortController,
-    _run: Option<OnAbort>,
+// A call's options, `{signal}`: the call's own abort signal, aborted when the run's is and when
+// the call is given up before it ends (the agent drops a call that ran out of time, or that Stop
+// left behind: `abandon`). Made in JS when the tool first reads it, so a tool that never looks
+// (most answer at once) costs no controller: made for every call, it cost a tenth of a turn.
+#[wasm_bindgen(inline_js = r#"
+export function call_options(run) {
+  let controller = null;
+  const options = {
+    get signal() {
+      if (!controller) {
+        controller = new AbortController();
+        if (run?.aborted) controller.abort();
+        else run?.addEventListener("abort", () => controller.abort(), { once: true });
+      }
+      return controller.signal;
+    },
+  };
+  return [options, () => controller?.abort()];
+}
+"#)]
+extern "C" {
+    fn call_options(run: Option<AbortSignal>) -> js_sys::Array;
+}
+
+/// Calls `abandon` when dropped before `ended` is set: the call was given up.
+struct Abandon {
+    abandon: Function,
     ended: bool,
 }
 
-impl CallSignal {
-    fn new(run: &Option<AbortSignal>) -> Option<CallSignal> {
-        let controller = AbortController::new().ok()?;
-        let follower = controller.clone();
-        let _run = run
-            .as_ref()
-            .map(|run| OnAbort::new(run, move || follower.abort()));
-        Some(CallSignal {
-            controller,
-            _run,
-            ended: false,
-        })
-    }
-}
-
-impl Drop for CallSignal {
+impl Drop for Abandon {
     fn drop(&mut self) {
         if !self.ended {
-            self.controller.abort();
+            let _ = self.abandon.call0(&JsValue::NULL);
         }
     }
 }
@@ -86,11 +93,12 @@ impl Tool for JsTool {
                     ToolError::Failed("could not pass the input to the tool".into())
                 })?,
             };
-            let mut call = CallSignal::new(&self.signal);
-            let options = js_sys::Object::new();
-            if let Some(call) = &call {
-                let _ = js_sys::Reflect::set(&options, &"signal".into(), &call.controller.signal());
-            }
+            let made = call_options(self.signal.clone());
+            let (options, abandon) = (made.get(0), made.get(1).unchecked_into());
+            let mut call = Abandon {
+                abandon,
+                ended: false,
+            };
             let returned = self
                 .function
                 .call2(&JsValue::NULL, &argument, &options)
@@ -102,9 +110,7 @@ impl Tool for JsTool {
                     .map_err(|e| failure(&e, format!("{name} failed")))?,
                 Err(value) => value,
             };
-            if let Some(call) = &mut call {
-                call.ended = true;
-            }
+            call.ended = true;
             if let Some(text) = value.as_string() {
                 return Ok(ToolOutput::from(text));
             }
