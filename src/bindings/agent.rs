@@ -101,7 +101,7 @@ impl JsAgent {
     pub fn tools(&self) -> Promise {
         let recipe = self.recipe();
         super::promise(async move {
-            recipe.connect().await?;
+            recipe.connect(&None).await?;
             let agent = recipe.build(None, None)?;
             let specs: Vec<_> = agent
                 .tools
@@ -221,7 +221,7 @@ impl JsAgent {
         super::promise(async move {
             // The MCP servers' tools are listed before the first run's loop is assembled.
             let mut trajectory = trajectory?;
-            recipe.connect().await?;
+            recipe.connect(&signal).await?;
             let agent = recipe.build(signal.clone(), approve)?;
             // The AbortSignal sets the loop's abort flag while the run lasts.
             let abort = agent.abort.clone();
@@ -275,7 +275,7 @@ struct Recipe {
 impl Recipe {
     /// Lists the MCP servers' tools, unless there are none or they are listed already: the
     /// providers' module speaks MCP (or this core, in a build that carries the providers).
-    async fn connect(&self) -> Result<(), Error> {
+    async fn connect(&self, signal: &Option<web_sys::AbortSignal>) -> Result<(), Error> {
         let Some(servers) = &self.settings.mcp else {
             return Ok(());
         };
@@ -284,14 +284,18 @@ impl Recipe {
         }
         let mut taken = self.settings.tool_names();
         taken.extend(self.tools.iter().map(|t| t.spec.name.clone()));
-        let (servers, taken) = (to_string(servers), to_string(&taken));
+        // A server has the tools' time limit to list them; Stop stops it.
+        let limit = self.settings.config.tool_timeout_ms;
+        let config =
+            crate::to_json::Object(&[("servers", servers), ("taken", &taken), ("limitMs", &limit)]);
+        let config = to_string(&config);
         #[cfg(feature = "providers")]
-        let listing = super::mcp::mcp_tools(servers, taken);
+        let listing = super::mcp::mcp_tools(config, signal.clone());
         #[cfg(not(feature = "providers"))]
         let listing = {
             let list = super::modules::export("tao_net", "the providers' module", "mcpTools");
             let list = list.await?;
-            let called = list.call2(&JsValue::NULL, &servers.into(), &taken.into());
+            let called = list.call2(&JsValue::NULL, &config.into(), &signal.clone().into());
             Promise::resolve(&called.map_err(|e| thrown(&e, "the MCP client failed"))?)
         };
         let listed = JsFuture::from(listing)

@@ -8,6 +8,7 @@
 
 use super::fetch::WebTransport;
 use super::{get, js_error, to_js};
+use crate::error::{Error, ErrorKind};
 use crate::json::Value;
 use crate::mcp::{self, Client, Listed};
 use crate::tools::ToolError;
@@ -16,30 +17,53 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
 
-/// The tools of the servers in `servers` (the `mcp` setting, as JSON text), named apart from
-/// `taken` (the names the agent's other tools have, as JSON text): `[{spec, call}]`, the servers
-/// listed one after another, in order.
+/// The tools of the servers of `{servers, taken, limitMs}` (JSON text: the `mcp` setting, the
+/// names the agent's other tools have, and how long a server may take to list its tools):
+/// `[{spec, call}]`, the servers listed one after another, in order. `signal` (the run's)
+/// stops the listing.
 #[cfg_attr(feature = "net-module", wasm_bindgen(js_name = mcpTools))]
-pub fn mcp_tools(servers: String, taken: String) -> Promise {
-    super::promise(async move { Ok(tools(&servers, &taken).await?.into()) })
+pub fn mcp_tools(config: String, signal: Option<AbortSignal>) -> Promise {
+    super::promise(async move { Ok(tools(&config, signal).await?.into()) })
 }
 
-async fn tools(servers: &str, taken: &str) -> Result<Array, JsValue> {
-    let read = |text: &str| crate::json::from_str(text).unwrap_or_default();
-    let servers = mcp::servers(&read(servers))?;
-    let mut taken: Vec<String> = match read(taken) {
+async fn tools(config: &str, signal: Option<AbortSignal>) -> Result<Array, JsValue> {
+    let config = crate::json::from_str(config).unwrap_or_default();
+    let servers = mcp::servers(&config["servers"])?;
+    let mut taken: Vec<String> = match &config["taken"] {
         Value::Array(names) => names
             .iter()
             .filter_map(|n| n.as_str().map(String::from))
             .collect(),
         _ => Vec::new(),
     };
+    let limit = config["limitMs"].as_u64().unwrap_or(30_000) as u32;
     let origin = get(&get(&js_sys::global(), "location"), "origin").as_string();
     let tools = Array::new();
     for server in servers {
         let label = mcp::label(&server.url);
         let client = Rc::new(Client::new(server, origin.clone()));
-        let listed = client.list(&WebTransport { signal: None }).await?;
+        // Aborted when the run is, or when the time is up.
+        let timer = AbortSignal::timeout_with_u32(limit);
+        let either = match &signal {
+            Some(run) => AbortSignal::any(&Array::of2(run, &timer)),
+            None => timer.clone(),
+        };
+        let transport = WebTransport {
+            signal: Some(either),
+        };
+        let listed = client
+            .list(&transport)
+            .await
+            .map_err(|e| match timer.aborted() {
+                true => Error::new(
+                    ErrorKind::Timeout,
+                    format!(
+                        "the MCP server {} did not list its tools within {limit} ms",
+                        client.url()
+                    ),
+                ),
+                false => e,
+            })?;
         for (spec, name) in mcp::specs(client.server(), &label, &listed, &mut taken) {
             let Some(tool) = listed.iter().find(|t| t.name == name).cloned() else {
                 continue;

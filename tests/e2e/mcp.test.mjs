@@ -13,7 +13,8 @@
 //              tao before any call, a denied approval
 //   session    the reference server restarted between the listing and the call: the session it
 //              dropped is opened again, once, and the call answers
-//   cancel     a long call abandoned at its time limit, and another at Stop, both at once
+//   cancel     a long call abandoned at its time limit, and another at Stop, both at once; a
+//              server that never answers: its listing ends at the time limit, or at Stop
 //   page       the Python server added in the Tools panel (tools, descriptions, schemas, switches),
 //              a whole run played by You calling its tools, asked and approved; Share carries
 //              the URL only
@@ -219,16 +220,34 @@ describe("mcp", () => {
     await page.context().close();
   });
 
-  it("cancel: a long call is abandoned at its time limit, and another at Stop, at once", async () => {
+  it("cancel: a long call is abandoned at its time limit, and another at Stop; so is a listing that never ends", async () => {
     const page = await apiPage();
     const long = step("trigger-long-running-operation", { duration: 10, steps: 10 });
     const config = { mcp: [{ url: servers.everything.url, approve: false }] };
     const timed = await apiRun(page, { ...config, toolTimeoutMs: 700 }, [long, "Thought: too slow.\nFinal Answer: none"]);
+    assert.equal(timed.error, undefined, timed.error);
     assert.match(observations(timed.trajectory)[0], /did not answer within 700 ms/);
     assert.ok(timed.ms < 5000, `the run took ${timed.ms} ms`);
     const stopped = await apiRun(page, config, [long, "Final Answer: none"], { abortAfterMs: 1500 });
     assert.equal(stopped.trajectory.stop.reason, "aborted");
     assert.ok(stopped.ms < 4000, `Stop took effect after ${stopped.ms} ms`);
+    // A server that takes the connection and never answers: listing ends at the tools' time
+    // limit, or at Stop, never later.
+    const silent = net.createServer(() => {});
+    await new Promise((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const mute = `http://127.0.0.1:${silent.address().port}/mcp`;
+    const waited = await page.evaluate(async (url) => {
+      const started = performance.now();
+      const agent = new window.tao.Agent({ mcp: [url], replies: [], toolTimeoutMs: 800 });
+      const listed = await agent.tools().then(() => ({ error: "listed" }), (e) => ({ error: e.message, kind: e.kind }));
+      const stopped = await agent.run("Go.", { signal: AbortSignal.timeout(300) }).then(() => ({ error: "ran" }), (e) => ({ kind: e.kind }));
+      return { listed, stopped, ms: performance.now() - started };
+    }, mute);
+    silent.close();
+    assert.equal(waited.listed.kind, "timeout");
+    assert.equal(waited.listed.error, `the MCP server ${mute} did not list its tools within 800 ms`);
+    assert.equal(waited.stopped.kind, "aborted");
+    assert.ok(waited.ms < 4000, `${waited.ms} ms`);
     await page.context().close();
   });
 });
