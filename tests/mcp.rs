@@ -668,7 +668,7 @@ fn a_token_missing_refused_or_not_allowed_says_so_without_quoting_it() {
         (
             false,
             unauthorized(),
-            "the MCP server https://auth.example/mcp needs a token (HTTP 401): add one, e.g. the header Authorization: Bearer <token>",
+            "the MCP server https://auth.example/mcp needs a token (HTTP 401): give it one (it is sent as Authorization: Bearer <token>)",
         ),
         (
             true,
@@ -1309,6 +1309,30 @@ fn the_setting_chooses_the_tools_offered_and_those_that_ask_first() {
         let seen: Vec<(&str, bool)> = given(&specs).iter().map(|(n, _, a)| (*n, *a)).collect();
         assert_eq!(seen, expected, "{:?} {:?}", server.tools, server.approve);
     }
+}
+
+#[test]
+fn a_misspelled_tool_name_in_the_setting_is_an_error_naming_the_servers_tools() {
+    let tools = listed(&["read", "write"]);
+    let named = |offered: Option<Vec<&str>>, approve: Approve| Server {
+        tools: offered.map(|names| names.into_iter().map(String::from).collect()),
+        approve,
+        ..server("https://files.example/mcp")
+    };
+    assert_eq!(
+        mcp::check_names(&named(Some(vec!["read"]), Approve::All), &tools),
+        Ok(())
+    );
+    let misspelled = mcp::check_names(&named(Some(vec!["raed"]), Approve::All), &tools);
+    assert_eq!(
+        misspelled.unwrap_err().message,
+        "the MCP server https://files.example/mcp has no tool \"raed\"; its tools are: read, write"
+    );
+    let asked = named(None, Approve::Only(vec!["wirte".into()]));
+    assert!(mcp::check_names(&asked, &tools)
+        .unwrap_err()
+        .message
+        .contains("\"wirte\""));
 }
 
 #[test]

@@ -121,7 +121,19 @@ async function start() {
   scenarios.useScenario(controls.settings().scenario);
   if (query.tools) toolsPanel.enable(query.tools);
   // A link's MCP servers (URLs only): connected before a run the link starts.
-  if (query.mcp) await Promise.all(query.mcp.map((url) => toolsPanel.addServer(url)));
+  if (query.mcp) {
+    const failed = [];
+    for (const url of query.mcp) {
+      const added = await toolsPanel.addServer(url);
+      if (added !== true) failed.push(added);
+    }
+    // One the link names that could not be added (it wants a token, say): the panel is opened
+    // on what went wrong with each.
+    if (failed.length) {
+      toolsPanel.querySelector("[data-tools-panel]").open = true;
+      toolsPanel.querySelector("[data-mcp-status]").textContent = failed.join(" · ");
+    }
+  }
   // Explicit query values win over the scenario's defaults.
   controls.apply({ format: query.format, task: query.task, maxSteps: query.maxSteps, delayMs: query.delayMs, stepMode: query.stepMode });
   controls.apply({ tokenBudget: query.tokenBudget, timeBudget: query.timeBudget, memoryTokens: query.memoryTokens, reflectEvery: query.reflectEvery });

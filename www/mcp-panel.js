@@ -80,7 +80,8 @@ function formOf(panel) {
   return form;
 }
 
-/** Connects to `url` and adds its tools to `panel` (again, with a new token, if it is there). */
+/** Connects to `url` and adds its tools to `panel` (again, with a new token, if it is there):
+ * true, or what went wrong (also said in the panel). */
 export async function addServer(panel, url, token) {
   const form = formOf(panel);
   const status = panel.querySelector("[data-mcp-status]");
@@ -93,7 +94,8 @@ export async function addServer(panel, url, token) {
   } catch (e) {
     status.dataset.ok = "false";
     status.textContent = `${t("mcp.failed")} ${messageOf(e)}`;
-    return false;
+    form.elements.url.value = url; // ready to try again (with a token, say)
+    return status.textContent;
   }
   const at = servers.findIndex((s) => s.url === url);
   servers.splice(at < 0 ? servers.length : at, at < 0 ? 0 : 1, server);
@@ -115,10 +117,11 @@ function setting(server) {
   return entry;
 }
 
-/** The setting changed: kept on the panel, drawn, and said (`tao:tools`). */
-function changed(panel) {
+/** The setting changed: kept on the panel, drawn (unless a switch changed: it shows itself, and
+ * keeps the focus), and said (`tao:tools`). */
+function changed(panel, redraw = true) {
   panel.mcp = servers.map(setting);
-  draw(panel);
+  if (redraw) draw(panel);
   panel.dispatchEvent(new CustomEvent("tao:tools", { bubbles: true, detail: { ...panel.settings(), wikiChosen: false } }));
 }
 
@@ -168,7 +171,7 @@ function check(on, set, name, panel) {
   box.addEventListener("change", () => {
     if (box.checked) set.delete(name);
     else set.add(name);
-    changed(panel);
+    changed(panel, false);
   });
   return box;
 }

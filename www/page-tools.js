@@ -138,8 +138,9 @@ export function refreshModelView() {
     viewQueued = false;
     const settings = controls.settings();
     const panel = toolsPanel.settings();
+    const enabled = [...panel.enabled, ...panel.mcp.flatMap((server) => server.tools ?? [])];
     toolsPanel.querySelector("[data-tools-summary]").textContent =
-      t("tools.enabled").replace("{list}", panel.enabled.join(", ") || t("tools.none"));
+      t("tools.enabled").replace("{list}", enabled.join(", ") || t("tools.none"));
     // Drawn when it can be seen (it is refreshed when opened): a closed view costs no agent,
     // and so no offline pages fetched at the page's start.
     if (!toolsPanel.querySelector(".model-view")?.open) return;

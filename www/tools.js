@@ -69,7 +69,8 @@ export class TaoTools extends HTMLElement {
     this.#showWiki();
   }
 
-  /** Connects to the MCP server at `url` (with a bearer `token`, if any) and lists its tools. */
+  /** Connects to the MCP server at `url` (with a bearer `token`, if any) and lists its tools:
+   * true, or what went wrong (the panel says it too). */
   async addServer(url, token = "") {
     const { addServer } = await import("./mcp-panel.js");
     return addServer(this, url, token);

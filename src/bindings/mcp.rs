@@ -64,6 +64,7 @@ async fn tools(config: &str, signal: Option<AbortSignal>) -> Result<Array, JsVal
                 ),
                 false => e,
             })?;
+        mcp::check_names(client.server(), &listed)?;
         for (spec, name) in mcp::specs(client.server(), &label, &listed, &mut taken) {
             let Some(tool) = listed.iter().find(|t| t.name == name).cloned() else {
                 continue;

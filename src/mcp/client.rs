@@ -308,7 +308,7 @@ impl Client {
             ),
             401 => Error::new(
                 ErrorKind::Auth,
-                format!("the MCP server {} needs a token (HTTP 401): add one, e.g. the header Authorization: Bearer <token>", self.url()),
+                format!("the MCP server {} needs a token (HTTP 401): give it one (it is sent as Authorization: Bearer <token>)", self.url()),
             ),
             403 => Error::new(
                 ErrorKind::Auth,
@@ -318,10 +318,19 @@ impl Client {
                     self.origin.as_deref().unwrap_or("this origin")
                 ),
             ),
-            500..=599 => Error::new(
-                ErrorKind::Server,
-                format!("the MCP server {} failed (HTTP {status}){}", self.url(), detail(&text)),
-            ),
+            // A server that does not take POST at all (a plain web server's "501 Unsupported
+            // method") is no MCP endpoint.
+            501 => self.not_mcp("it does not take POST requests (HTTP 501)"),
+            500..=599 => match page_summary(&text) {
+                Some(page) => Error::new(
+                    ErrorKind::Server,
+                    format!("the MCP server {} failed (HTTP {status}, {page})", self.url()),
+                ),
+                None => Error::new(
+                    ErrorKind::Server,
+                    format!("the MCP server {} failed (HTTP {status}){}", self.url(), detail(&text)),
+                ),
+            },
             200..=299 => match page_summary(&text) {
                 Some(page) => self.not_mcp(&format!("it answered with {page}")),
                 None if text.trim().is_empty() => self.failed("answered with an empty reply"),

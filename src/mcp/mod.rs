@@ -33,7 +33,7 @@ mod tools;
 pub use client::Client;
 pub use results::observation;
 pub use settings::{servers, Approve, Server};
-pub use tools::{label, specs, Listed};
+pub use tools::{check_names, label, specs, Listed};
 
 /// The modern revision tao speaks (stateless, no handshake).
 pub const MODERN: &str = "2026-07-28";

@@ -4,6 +4,7 @@
 
 use super::settings::{token_byte, Approve, Server};
 use crate::chat::ToolSpec;
+use crate::error::Error;
 use crate::json::Value;
 
 /// A tool as the server lists it.
@@ -18,6 +19,30 @@ pub struct Listed {
     /// The arguments a modern server wants mirrored into headers (`x-mcp-header`): the path of
     /// `properties` keys to each, and the header's name after `Mcp-Param-`.
     pub param_headers: Vec<(Vec<String>, String)>,
+}
+
+/// Checks that the tools `server`'s setting names (to offer, to ask about) are tools the server
+/// listed: a misspelled name would otherwise leave a tool out, or unasked, in silence.
+pub fn check_names(server: &Server, listed: &[Listed]) -> Result<(), Error> {
+    let only = match &server.approve {
+        Approve::Only(names) => names.as_slice(),
+        _ => &[],
+    };
+    let named = server.tools.iter().flatten().chain(only);
+    match named
+        .into_iter()
+        .find(|n| !listed.iter().any(|t| &t.name == *n))
+    {
+        None => Ok(()),
+        Some(name) => {
+            let theirs: Vec<&str> = listed.iter().map(|t| t.name.as_str()).collect();
+            Err(Error::config(format!(
+                "the MCP server {} has no tool \"{name}\"; its tools are: {}",
+                server.url,
+                theirs.join(", ")
+            )))
+        }
+    }
 }
 
 /// The specs the agent gets for `server`'s tools `listed`: the ones the setting offers, named

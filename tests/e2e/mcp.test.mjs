@@ -200,6 +200,8 @@ describe("mcp", () => {
       return agent.tools().then((tools) => ({ tools, text: agent.prompt("x").messages[0].content }));
     }, servers.everything.url);
     assert.deepEqual(prompt.tools.map((t) => [t.name, t.needsApproval]), [["get-sum", false]]);
+    const misspelled = await apiRun(page, { mcp: [{ url: servers.everything.url, tools: ["get-summ"] }] }, []);
+    assert.match(misspelled.error, /has no tool "get-summ"; its tools are: echo, /);
     assert.match(prompt.text, /get-sum: Returns the sum of two numbers/);
     await page.context().close();
   });
@@ -297,6 +299,13 @@ describe("mcp in the page", () => {
     await page.waitForFunction(() => !document.querySelector("[data-model-view]").textContent.includes("population:"));
     assert.match(await modelView.textContent(), /capital: The capital city of a country\./);
     await server.locator('[data-mcp-tool="population"] input[type="checkbox"]').first().check();
+    await page.waitForFunction(() => document.querySelector("[data-tools-summary]").textContent.includes("capital, population"));
+    // A switch changed from the keyboard keeps the focus.
+    const ask = server.getByRole("checkbox", { name: "ask me before each call: population" });
+    await ask.focus();
+    await page.keyboard.press("Space");
+    assert.equal(await ask.evaluate((box) => box === document.activeElement && !box.checked), true);
+    await page.keyboard.press("Space");
     // "capital" runs without asking; "population" asks first (the default).
     await server.getByRole("checkbox", { name: "ask me before each call: capital" }).uncheck();
     await page.fill('textarea[name="task"]', "How many people live in the capital of Japan?");
@@ -327,6 +336,12 @@ describe("mcp in the page", () => {
     const page = await openPage(env, { query: "?provider=human" });
     const { url } = servers.locked;
     assert.match(await addServer(page, url), /^Not added: the MCP server .* needs a token \(HTTP 401\)/);
+    // A link naming it opens the Tools panel on why it was not added, its URL ready for a token.
+    const linked = await openPage(env, { query: `?provider=human&mcp=${encodeURIComponent(url)}` });
+    assert.equal(await linked.locator("[data-tools-panel]").getAttribute("open"), "");
+    assert.match(await linked.textContent("[data-mcp-status]"), /needs a token \(HTTP 401\)/);
+    assert.equal(await linked.inputValue("#mcpUrl"), url);
+    await linked.context().close();
     assert.match(await addServer(page, url, "tok-wrong"), /^Not added: the MCP server .* refused the token \(HTTP 401\)/);
     assert.equal(await addServer(page, url, TOKEN), `${url}: 2 tools.`);
     await page.fill('textarea[name="task"]', "What is the capital of Kenya?");
@@ -475,6 +490,8 @@ document.querySelector("tao-agent").mcp = [{ url: ${JSON.stringify(servers.locke
       assert.deepEqual(await observed(demo), ["12 boxes of tea"]);
       // Without WebMCP (the other tests' browser), the panel does not offer it.
       const plain = await openPage(env);
+      await plain.click("[data-tools-panel] > summary");
+      assert.equal(await plain.isVisible('[name="approveCode"]'), true);
       assert.equal(await plain.isHidden("[data-webmcp]"), true);
       await plain.context().close();
     } finally {
