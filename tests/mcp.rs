@@ -95,6 +95,18 @@ struct Scripted {
 }
 
 impl Scripted {
+    /// An older server's opening, as server-everything answers (the modern request refused,
+    /// `initialize` answered at `version` in `session`, the notification accepted), then `rest`.
+    fn after_handshake(version: &str, session: Option<&'static str>, rest: Vec<Reply>) -> Scripted {
+        let mut opened = initialized(version, 2);
+        if let Some(session) = session {
+            opened = opened.with_session(session);
+        }
+        let mut replies = vec![not_initialized(), opened, accepted()];
+        replies.extend(rest);
+        Scripted::new(replies)
+    }
+
     fn new(replies: Vec<Reply>) -> Scripted {
         Scripted::failing(replies.into_iter().map(Ok).collect())
     }
@@ -321,17 +333,18 @@ fn a_modern_server_is_sent_the_version_and_the_client_in_meta_and_headers() {
 #[test]
 fn an_older_server_gets_the_handshake_and_its_session() {
     let url = "https://everything.example/mcp";
-    let transport = Scripted::new(vec![
-        not_initialized(),
-        initialized("2025-11-25", 2).with_session("sess-a1"),
-        accepted(),
-        event_result(3, ECHO_TOOLS),
-        event_result(4, r#"{"content":[{"type":"text","text":"Echo: hi"}]}"#),
-        event_result(
-            5,
-            r#"{"content":[{"type":"text","text":"MCP error -32602: Input validation error: Invalid arguments for tool echo"}],"isError":true}"#,
-        ),
-    ]);
+    let transport = Scripted::after_handshake(
+        "2025-11-25",
+        Some("sess-a1"),
+        vec![
+            event_result(3, ECHO_TOOLS),
+            event_result(4, r#"{"content":[{"type":"text","text":"Echo: hi"}]}"#),
+            event_result(
+                5,
+                r#"{"content":[{"type":"text","text":"MCP error -32602: Input validation error: Invalid arguments for tool echo"}],"isError":true}"#,
+            ),
+        ],
+    );
     let client = client(url);
     let tools = list(&client, &transport).unwrap();
     assert_eq!(names(&tools), ["echo"]);
@@ -378,12 +391,8 @@ fn an_older_server_gets_the_handshake_and_its_session() {
 #[test]
 fn an_older_server_is_remembered_by_url() {
     let url = "https://remembered.example/mcp";
-    let first = Scripted::new(vec![
-        not_initialized(),
-        initialized("2025-06-18", 2).with_session("s1"),
-        accepted(),
-        event_result(3, ECHO_TOOLS),
-    ]);
+    let first =
+        Scripted::after_handshake("2025-06-18", Some("s1"), vec![event_result(3, ECHO_TOOLS)]);
     list(&client(url), &first).unwrap();
     assert_eq!(
         first.transcript()[3],
@@ -515,17 +524,18 @@ fn a_dropped_session_is_opened_again_once() {
     ];
     for (i, refusal) in forgot.into_iter().enumerate() {
         let url = format!("https://dropped-{i}.example/mcp");
-        let transport = Scripted::new(vec![
-            not_initialized(),
-            initialized("2025-11-25", 2).with_session("old"),
-            accepted(),
-            event_result(3, ECHO_TOOLS),
-            refusal,
-            initialized("2025-11-25", 5).with_session("new"),
-            accepted(),
-            // The call sent again is a request of its own, with the next id.
-            event_result(6, r#"{"content":[{"type":"text","text":"Echo: again"}]}"#),
-        ]);
+        let transport = Scripted::after_handshake(
+            "2025-11-25",
+            Some("old"),
+            vec![
+                event_result(3, ECHO_TOOLS),
+                refusal,
+                initialized("2025-11-25", 5).with_session("new"),
+                accepted(),
+                // The call sent again is a request of its own, with the next id.
+                event_result(6, r#"{"content":[{"type":"text","text":"Echo: again"}]}"#),
+            ],
+        );
         let client = client(&url);
         let tools = list(&client, &transport).unwrap();
         let output = call(&client, &transport, &tools[0], json!({"message": "again"}));
@@ -550,15 +560,16 @@ fn a_session_dropped_twice_in_a_row_is_an_error_not_a_loop() {
             r#"{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}"#,
         )
     };
-    let transport = Scripted::new(vec![
-        not_initialized(),
-        initialized("2025-11-25", 2).with_session("a"),
-        accepted(),
-        gone(),
-        initialized("2025-11-25", 4).with_session("b"),
-        accepted(),
-        gone(),
-    ]);
+    let transport = Scripted::after_handshake(
+        "2025-11-25",
+        Some("a"),
+        vec![
+            gone(),
+            initialized("2025-11-25", 4).with_session("b"),
+            accepted(),
+            gone(),
+        ],
+    );
     let called = call(
         &client("https://dropped-twice.example/mcp"),
         &transport,
@@ -577,15 +588,14 @@ fn a_session_dropped_twice_in_a_row_is_an_error_not_a_loop() {
 /// A 400 that says nothing of sessions is the server's answer, not a reason for a new one.
 #[test]
 fn a_refusal_about_something_else_keeps_the_session() {
-    let transport = Scripted::new(vec![
-        not_initialized(),
-        initialized("2025-11-25", 2).with_session("keep"),
-        accepted(),
-        json_reply(
+    let transport = Scripted::after_handshake(
+        "2025-11-25",
+        Some("keep"),
+        vec![json_reply(
             400,
             r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Unknown tool: nope"}}"#,
-        ),
-    ]);
+        )],
+    );
     let called = call(
         &client("https://other-400.example/mcp"),
         &transport,
@@ -619,12 +629,7 @@ fn a_session_id_the_page_cannot_read_asks_for_the_expose_header() {
     };
     // Refused at the first request after the handshake.
     let url = "https://hidden-session.example/mcp";
-    let transport = Scripted::new(vec![
-        not_initialized(),
-        initialized("2025-11-25", 2),
-        accepted(),
-        no_session(),
-    ]);
+    let transport = Scripted::after_handshake("2025-11-25", None, vec![no_session()]);
     let e = error(list(&client(url), &transport));
     assert_eq!((e.kind, e.message), (ErrorKind::Network, expected(url)));
     assert_eq!(transport.left(), 0);
@@ -643,12 +648,8 @@ fn a_session_id_the_page_cannot_read_asks_for_the_expose_header() {
 /// An older server without sessions (stateless) is spoken to without one.
 #[test]
 fn an_older_server_without_sessions_needs_none() {
-    let transport = Scripted::new(vec![
-        not_initialized(),
-        initialized("2025-03-26", 2),
-        accepted(),
-        event_result(3, ECHO_TOOLS),
-    ]);
+    let transport =
+        Scripted::after_handshake("2025-03-26", None, vec![event_result(3, ECHO_TOOLS)]);
     let tools = list(&client("https://stateless-old.example/mcp"), &transport).unwrap();
     assert_eq!(names(&tools), ["echo"]);
     assert_eq!(
