@@ -261,7 +261,8 @@ pub fn redact(text: &str, key: &str) -> String {
     out
 }
 
-fn preview(text: &str, max: usize) -> String {
+/// The first `max` characters of `text`, with "…" when there were more.
+pub fn preview(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
         Some((at, _)) => format!("{}…", &text[..at]),
         None => text.to_string(),

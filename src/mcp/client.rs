@@ -8,7 +8,7 @@ use super::{observation, Server, LEGACY, MODERN};
 use crate::error::{Error, ErrorKind};
 use crate::http::{read_body, HttpRequest, HttpResponse, Method, Transport, Whole};
 use crate::json::{self, Map, Value};
-use crate::llm::diagnose::page_summary;
+use crate::llm::diagnose::{page_summary, preview};
 use crate::llm::sse::SseDecoder;
 use crate::tools::{ToolError, ToolOutput};
 use std::cell::{Cell, RefCell};
@@ -680,9 +680,6 @@ fn detail(text: &str) -> String {
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
     match text.is_empty() {
         true => String::new(),
-        false if text.chars().count() > 200 => {
-            format!(": {}…", text.chars().take(200).collect::<String>())
-        }
-        false => format!(": {text}"),
+        false => format!(": {}", preview(&text, 200)),
     }
 }
