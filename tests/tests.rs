@@ -23,6 +23,9 @@ mod json;
 /// servers answer them, sessions dropped and hidden, failures with their fixes, event streams
 /// split anywhere, mirrored headers, results as observations, and the `mcp` setting.
 mod mcp;
+/// The JS model interface's values: the pieces a model function streams, the reply it returns
+/// (and the errors when it returns something else), and the messages it is given.
+mod model_function;
 /// The paper's modes as formats (act, cot, standard): prompts, turns, replies read, no tools
 /// in the no-tool modes, exemplars, and each mode's scripted mistakes.
 mod modes;

@@ -16,6 +16,9 @@
 //! keeps its kind and message. The providers' module is such a model: the core built without
 //! the providers runs them through this file.
 //!
+//! What crosses is JSON, read and written by `crate::llm::function` (tested natively); this
+//! file keeps what needs JS: the call, its Promise, `onDelta`, the signals.
+//!
 //! Why an inbox: deltas arrive through `onDelta` while the function's Promise is pending, and
 //! the loop that reads them is borrowed by the awaiting future, not by a JS callback. So
 //! `onDelta` queues them and wakes the future, which hands them to the loop. When the loop has
@@ -26,13 +29,12 @@
 //! listener) at any time while the run lasts, so both are owned here and dropped with the run.
 
 use super::{describe, get, json_of, to_js, type_of, OnAbort};
-use crate::chat::{Message, Thinking, ToolSpec};
+use crate::chat::{Message, ToolSpec};
 use crate::error::{Error, ErrorKind};
 use crate::host::LocalBoxFuture;
-use crate::json::Value;
-use crate::llm::{Delta, Model, OnDelta, Reply, Request, ToolCall};
-use crate::to_json::{JsonWriter, Object, ToJson};
-use crate::trajectory::Usage;
+use crate::llm::function::{reply, ForModel, Piece, Returned};
+use crate::llm::{Delta, Model, OnDelta, Reply, Request};
+use crate::to_json::Object;
 use js_sys::{Array, Function, Promise};
 use std::cell::RefCell;
 use std::future::Future;
@@ -132,61 +134,6 @@ impl Inbox {
     }
 }
 
-/// One thing `onDelta` was given.
-enum Piece {
-    Text(String),
-    Reasoning(String),
-    Note(String),
-    Usage(Usage),
-    Download { loaded: u64, total: u64 },
-}
-
-impl Piece {
-    /// A string is text; `{reasoning}`, `{note}`, `{usage}` and `{download: {loaded, total}}`
-    /// are the others; anything else is ignored.
-    fn read(value: &JsValue) -> Option<Piece> {
-        if let Some(text) = value.as_string() {
-            return Some(Piece::Text(text));
-        }
-        let value = json_of(value);
-        let text = |key: &str| value[key].as_str().map(str::to_string);
-        if let Some(text) = text("reasoning") {
-            return Some(Piece::Reasoning(text));
-        }
-        if let Some(text) = text("note") {
-            return Some(Piece::Note(text));
-        }
-        let download = &value["download"];
-        if download.is_object() {
-            let bytes = |key: &str| {
-                download[key]
-                    .as_f64()
-                    .filter(|n| *n >= 0.0)
-                    .map_or(0, |n| n as u64)
-            };
-            return Some(Piece::Download {
-                loaded: bytes("loaded"),
-                total: bytes("total"),
-            });
-        }
-        read_usage(&value["usage"]).map(Piece::Usage)
-    }
-}
-
-/// `{promptTokens, completionTokens, cachedTokens, promptPerSecond, replyPerSecond}` (each
-/// optional), if it is an object.
-fn read_usage(value: &Value) -> Option<Usage> {
-    let number = |key: &str| value[key].as_f64().filter(|n| n.is_finite() && *n >= 0.0);
-    let count = |key: &str| number(key).map_or(0, |n| n as u64);
-    value.is_object().then(|| Usage {
-        prompt_tokens: count("promptTokens"),
-        completion_tokens: count("completionTokens"),
-        cached_tokens: count("cachedTokens"),
-        prompt_per_second: number("promptPerSecond"),
-        reply_per_second: number("replyPerSecond"),
-    })
-}
-
 impl JsModel {
     /// The model `function`, for one run that `signal` can abort.
     pub fn new(function: Function, signal: Option<AbortSignal>) -> Self {
@@ -198,7 +145,11 @@ impl JsModel {
                 if call != inbox.call || !inbox.open || inbox.stopped || inbox.aborted {
                     return false;
                 }
-                inbox.pieces.extend(Piece::read(&value));
+                // A string (most pieces) is taken as it is, not through JSON.
+                let piece = value.as_string().map(Piece::Text);
+                inbox
+                    .pieces
+                    .extend(piece.or_else(|| Piece::read(&json_of(&value))));
                 inbox.wake();
                 true
             }
@@ -230,21 +181,9 @@ impl JsModel {
                 return;
             }
             for piece in &pieces {
-                let delta = match piece {
-                    Piece::Text(text) => {
-                        *streamed = true;
-                        Delta::Text(text)
-                    }
-                    Piece::Reasoning(text) => Delta::Reasoning(text),
-                    Piece::Note(text) => Delta::Note(text),
-                    Piece::Usage(usage) => Delta::Usage(*usage),
-                    Piece::Download { loaded, total } => Delta::Download {
-                        loaded: *loaded,
-                        total: *total,
-                    },
-                };
+                *streamed |= matches!(piece, Piece::Text(_));
                 let stopped = self.inbox.borrow().stopped;
-                if !stopped && !on_delta(delta) {
+                if !stopped && !on_delta(piece.delta()) {
                     let mut inbox = self.inbox.borrow_mut();
                     inbox.stopped = true;
                     inbox.abort_call();
@@ -337,7 +276,7 @@ impl Model for JsModel {
             if aborted {
                 return Err(Error::aborted());
             }
-            reply(&outcome?, streamed || stopped, on_delta)
+            reply(returned(&outcome?), streamed || stopped, on_delta)
         })
     }
 }
@@ -391,27 +330,6 @@ impl Sent {
     }
 }
 
-/// A message as the model function sees it: its JSON, and the reasoning an assistant turn
-/// began with (`thinking`), which the trajectory's prompt leaves out but an API may want back.
-struct ForModel<'a>(&'a Message);
-
-impl ToJson for ForModel<'_> {
-    fn write_json(&self, out: &mut JsonWriter) {
-        let m = self.0;
-        let mut fields: Vec<(&str, &dyn ToJson)> = vec![("role", &m.role), ("content", &m.content)];
-        if !m.tool_calls.is_empty() {
-            fields.push(("tool_calls", &m.tool_calls));
-        }
-        if let Some(id) = &m.tool_call_id {
-            fields.push(("tool_call_id", id));
-        }
-        if let Some(thinking) = &m.thinking {
-            fields.push(("thinking", thinking));
-        }
-        out.object(&fields);
-    }
-}
-
 /// A thrown value as an error: one of tao's kinds keeps its kind and message (the providers'
 /// module throws those); anything else is the model's failure, quoted after `what`.
 pub(super) fn thrown(error: &JsValue, what: &str) -> Error {
@@ -424,58 +342,12 @@ pub(super) fn thrown(error: &JsValue, what: &str) -> Error {
     }
 }
 
-/// Reads what the function returned: a string, or `{text, toolCalls, usage, thinking}`. Text
-/// that was already streamed through `onDelta` is not sent again.
-fn reply(value: &JsValue, streamed: bool, on_delta: OnDelta<'_>) -> Result<Reply, Error> {
-    if let Some(text) = value.as_string() {
-        if !streamed {
-            on_delta(Delta::Text(&text));
-        }
-        return Ok(Reply::default());
+/// What the function returned, told apart as only JS can (see `Returned`).
+fn returned(value: &JsValue) -> Returned {
+    match value.as_string() {
+        Some(text) => Returned::Text(text),
+        None if value.is_undefined() || value.is_null() => Returned::Nothing,
+        None if !value.is_object() => Returned::Other(type_of(value)),
+        None => Returned::Object(json_of(value)),
     }
-    if value.is_undefined() || value.is_null() {
-        return match streamed {
-            true => Ok(Reply::default()),
-            false => Err(Error::model(
-                "the JS model returned nothing and streamed nothing through onDelta",
-            )),
-        };
-    }
-    if !value.is_object() {
-        return Err(Error::model(format!(
-            "the JS model must return a string or {{text, toolCalls, usage}} (or a Promise of one); it returned {}",
-            type_of(value)
-        )));
-    }
-    let value = json_of(value);
-    if let (false, Some(text)) = (streamed, value["text"].as_str()) {
-        on_delta(Delta::Text(text));
-    }
-    let calls = value["toolCalls"].as_array().into_iter().flatten();
-    let tool_calls = calls.enumerate().map(|(i, call)| ToolCall {
-        id: call["id"]
-            .as_str()
-            .map_or_else(|| format!("call_{i}"), str::to_string),
-        name: call["name"].as_str().unwrap_or_default().to_string(),
-        arguments: match &call["arguments"] {
-            Value::String(s) => crate::json::from_str(s).unwrap_or(Value::String(s.clone())),
-            Value::Null => Value::Object(Default::default()),
-            other => other.clone(),
-        },
-    });
-    let thinking = &value["thinking"];
-    let text = |key: &str| thinking[key].as_str().unwrap_or_default().to_string();
-    let redacted = thinking["redacted"].as_array().into_iter().flatten();
-    Ok(Reply {
-        tool_calls: tool_calls.collect(),
-        usage: read_usage(&value["usage"]),
-        thinking: thinking.is_object().then(|| Thinking {
-            text: text("text"),
-            signature: text("signature"),
-            redacted: redacted
-                .filter_map(|r| r.as_str().map(str::to_string))
-                .collect(),
-        }),
-        unsent_chars: 0,
-    })
 }

@@ -6,7 +6,8 @@
 //! ignores `stop`, and how an abort ends a stream at once. Anything that implements [`Model`]
 //! plays one: the providers here, a JS function in a page, and the scripted model that plays
 //! the built-in scenarios offline (`crate::scenarios::scripted`, which lives with them since it
-//! reads replies in their formats; this module knows no prompt format).
+//! reads replies in their formats; this module knows no prompt format). What a JS function is
+//! given, and what it streams and returns, is [`function`]'s JSON.
 //!
 //! Providers over HTTP: [`openai`] (Chat Completions: OpenAI, Ollama, LM Studio, vLLM,
 //! llama.cpp, OpenRouter, Groq, DeepSeek, DashScope, Gemini's compatible endpoint) and
@@ -26,6 +27,7 @@ mod assembly;
 pub mod connection;
 #[cfg(feature = "providers")]
 pub mod diagnose;
+pub mod function;
 #[cfg(feature = "providers")]
 pub mod http;
 #[cfg(feature = "providers")]
