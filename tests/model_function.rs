@@ -5,7 +5,9 @@
 use tao_agent::chat::{Thinking, Usage};
 use tao_agent::error::ErrorKind;
 use tao_agent::json::{from_str, Value};
-use tao_agent::llm::function::{read_usage, reply, ForModel, Piece, Returned};
+use tao_agent::llm::function::{
+    read_usage, reply, Call, Counts, End, ForModel, Piece, Returned, Streamed,
+};
 use tao_agent::llm::{Delta, Message, Reply, Role, ToolCall};
 use tao_agent::to_json::to_string;
 
@@ -243,5 +245,139 @@ fn a_message_is_given_with_its_thinking_and_only_the_fields_it_has() {
     assert_eq!(
         to_string(&ForModel(&result)),
         r#"{"role":"tool","content":"Apple Inc. is ...","tool_call_id":"call_1"}"#
+    );
+}
+
+#[test]
+fn a_call_is_read_back_from_its_messages_and_options() {
+    let messages = json(
+        r#"[{"role": "system", "content": "Answer."},
+            {"role": "assistant", "content": "", "thinking": {"text": "t", "signature": "s", "redacted": []},
+             "tool_calls": [{"id": "call_1", "name": "search", "arguments": {"query": "Apple"}}]},
+            {"role": "tool", "content": "Apple Inc.", "tool_call_id": "call_1"}]"#,
+    );
+    let options = json(
+        r#"{"stop": ["\nObservation:"],
+            "tools": [{"name": "search", "description": "Searches.", "parameters": {"type": "object"}}]}"#,
+    );
+    let call = Call::read(&messages, &options).unwrap();
+    // What the page's model is given reads back to the same messages.
+    let written: Vec<Value> = (call.messages.iter())
+        .map(|m| json(&to_string(&ForModel(m))))
+        .collect();
+    assert_eq!(&Value::Array(written), &messages);
+    assert_eq!(call.stop, vec!["\nObservation:".to_string()]);
+    assert_eq!(
+        (
+            call.tools.len(),
+            call.tools[0].name.as_str(),
+            &call.tools[0].parameters
+        ),
+        (1, "search", &json(r#"{"type": "object"}"#))
+    );
+    // Lists left out (or no options at all) are empty.
+    for options in [json("{}"), Value::Null] {
+        let call = Call::read(&json("[]"), &options).unwrap();
+        assert!(call.messages.is_empty() && call.stop.is_empty() && call.tools.is_empty());
+    }
+}
+
+#[test]
+fn a_bad_call_is_an_error_naming_the_argument() {
+    let bad = |messages: &str, options: &str| {
+        let e = Call::read(&json(messages), &json(options)).unwrap_err();
+        (e.kind, e.message)
+    };
+    let cases = [
+        ("null", "{}", "httpModel: messages: "),
+        (r#"[{"role": "robot"}]"#, "{}", "httpModel: messages: "),
+        ("[]", r#"{"stop": "Observation:"}"#, "httpModel: stop: "),
+        ("[]", r#"{"stop": [1]}"#, "httpModel: stop: "),
+        ("[]", r#"{"tools": [{"name": "x"}]}"#, "httpModel: tools: "),
+    ];
+    for (messages, options, starts) in cases {
+        let (kind, message) = bad(messages, options);
+        assert_eq!(kind, ErrorKind::Model, "{message}");
+        assert!(message.starts_with(starts), "{message}");
+    }
+    assert_eq!(
+        bad(r#"[{"role": "robot"}]"#, "{}").1,
+        r#"httpModel: messages: unknown role "robot""#
+    );
+}
+
+#[test]
+fn what_is_streamed_reads_back_as_the_same_delta() {
+    let counts = Usage {
+        prompt_per_second: Some(9.0),
+        ..usage(5, 6, 7)
+    };
+    let deltas = [
+        (
+            Delta::Text("Thought: \"quoted\""),
+            r#""Thought: \"quoted\"""#,
+        ),
+        (Delta::Reasoning("r"), r#"{"reasoning":"r"}"#),
+        (Delta::Note("retrying"), r#"{"note":"retrying"}"#),
+        // Counts only: the speeds are the in-tab engine's, not a provider's.
+        (
+            Delta::Usage(counts),
+            r#"{"usage":{"promptTokens":5,"completionTokens":6,"cachedTokens":7}}"#,
+        ),
+        (
+            Delta::Download {
+                loaded: 1,
+                total: 2,
+            },
+            r#"{"download":{"loaded":1,"total":2}}"#,
+        ),
+    ];
+    for (delta, text) in deltas {
+        assert_eq!(to_string(&Streamed(delta)), text);
+        let read = Piece::read(&json(text)).unwrap();
+        match delta {
+            Delta::Usage(_) => assert_eq!(read.delta(), Delta::Usage(usage(5, 6, 7))),
+            delta => assert_eq!(read.delta(), delta),
+        }
+    }
+}
+
+#[test]
+fn the_end_of_a_reply_is_returned_as_a_model_function_returns_it() {
+    let reply = Reply {
+        tool_calls: vec![ToolCall {
+            id: "toolu_9".into(),
+            name: "calculator".into(),
+            arguments: json(r#"{"expression": "2+2"}"#),
+        }],
+        usage: Some(usage(10, 2, 0)),
+        thinking: Some(Thinking {
+            text: "add".into(),
+            signature: "sig".into(),
+            redacted: vec!["x".into()],
+        }),
+        unsent_chars: 3,
+    };
+    let written = to_string(&End(&reply));
+    assert_eq!(
+        written,
+        r#"{"toolCalls":[{"id":"toolu_9","name":"calculator","arguments":{"expression":"2+2"}}],"usage":{"promptTokens":10,"completionTokens":2,"cachedTokens":0},"thinking":{"text":"add","signature":"sig","redacted":["x"]}}"#
+    );
+    // And the JS model reads it back as the same reply (what it can carry of it).
+    let (read, _) = returned(Returned::Object(json(&written)), true);
+    assert_eq!(
+        read,
+        Ok(Reply {
+            unsent_chars: 0,
+            ..reply
+        })
+    );
+    assert_eq!(
+        to_string(&End(&Reply::default())),
+        r#"{"toolCalls":[],"usage":null,"thinking":null}"#
+    );
+    assert_eq!(
+        to_string(&Counts(&usage(1, 2, 3))),
+        r#"{"promptTokens":1,"completionTokens":2,"cachedTokens":3}"#
     );
 }

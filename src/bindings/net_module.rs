@@ -9,24 +9,23 @@
 //! const agent = new Agent({ model: httpModel({ provider: "openai", model: "gpt-4o-mini", apiKey }) });
 //! ```
 //!
-//! The function speaks the JS model interface in full (`super::js_model` reads it): text,
-//! reasoning (`{reasoning}`), notes (`{note}`) and token counts (`{usage}`) through `onDelta`;
-//! `{toolCalls, usage, thinking}` when the reply is complete; and errors as `Error`s with tao's
-//! `kind`. One function is one run's model: it remembers the parameters its endpoint rejected.
+//! The function speaks the JS model interface in full (`super::js_model` reads it; its JSON is
+//! `crate::llm::function`'s): text, reasoning (`{reasoning}`), notes (`{note}`) and token counts
+//! (`{usage}`) through `onDelta`; `{toolCalls, usage, thinking}` when the reply is complete; and
+//! errors as `Error`s with tao's `kind`. One function is one run's model: it remembers the
+//! parameters its endpoint rejected.
 
 use super::connect;
 use super::fetch::WebTransport;
 use super::host::WebHost;
 use super::{get, json_of, to_js, OnAbort};
-use crate::chat::{Message, ToolSpec, Usage};
 use crate::error::Error;
 use crate::host::{Abort, LocalBoxFuture};
 use crate::http::{HttpRequest, HttpResponse, Transport};
-use crate::json::{FromJson, Value};
+use crate::llm::function::{Call, End, Streamed};
 use crate::llm::http::{HttpModel, Settings as Endpoint};
 use crate::llm::{Delta, Model, Request};
 use crate::settings::read_provider;
-use crate::to_json::{JsonWriter, Object, ToJson};
 use js_sys::{Function, Promise};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -88,18 +87,8 @@ async fn complete(
     messages: &JsValue,
     options: &JsValue,
 ) -> Result<JsValue, JsValue> {
-    let bad = |what: &str, e: String| Error::model(format!("httpModel: {what}: {e}"));
-    let messages =
-        Vec::<Message>::from_value(&json_of(messages)).map_err(|e| bad("messages", e))?;
-    // `{stop, tools}` read as JSON (a list left out is empty); the signal and `onDelta` as
-    // they are.
-    let read = json_of(options);
-    let list = |key: &str| match &read[key] {
-        Value::Null => Value::Array(Vec::new()),
-        value => value.clone(),
-    };
-    let stop = Vec::<String>::from_value(&list("stop")).map_err(|e| bad("stop", e))?;
-    let tools = Vec::<ToolSpec>::from_value(&list("tools")).map_err(|e| bad("tools", e))?;
+    let call = Call::read(&json_of(messages), &json_of(options))?;
+    // The signal and `onDelta` as they are.
     let signal = get(options, "signal").dyn_into::<AbortSignal>().ok();
     let on_delta = get(options, "onDelta").dyn_into::<Function>().ok();
 
@@ -116,42 +105,21 @@ async fn complete(
         };
         let value = match delta {
             Delta::Text(text) => Ok(JsValue::from_str(text)),
-            Delta::Reasoning(text) => to_js(&Object(&[("reasoning", &text)])),
-            Delta::Note(text) => to_js(&Object(&[("note", &text)])),
-            Delta::Usage(usage) => to_js(&Object(&[("usage", &Counts(&usage))])),
             // The providers over HTTP download nothing.
             Delta::Download { .. } => return true,
+            delta => to_js(&Streamed(delta)),
         };
         (value.and_then(|value| on_delta.call1(&JsValue::NULL, &value)))
             .is_ok_and(|more| more.as_bool() != Some(false))
     };
     let request = Request {
-        messages: &messages,
-        stop: &stop,
-        tools: &tools,
+        messages: &call.messages,
+        stop: &call.stop,
+        tools: &call.tools,
         abort: &abort,
         // The providers over HTTP hold to no grammar.
         constraint: None,
     };
     let reply = model.complete(request, &mut forward).await?;
-    // The end of the reply, as a JS model returns it (its text went through `onDelta`).
-    let usage = reply.usage.as_ref().map(Counts);
-    to_js(&Object(&[
-        ("toolCalls", &reply.tool_calls),
-        ("usage", &usage),
-        ("thinking", &reply.thinking),
-    ]))
-}
-
-/// Token counts as a JS model reports them.
-struct Counts<'a>(&'a Usage);
-
-impl ToJson for Counts<'_> {
-    fn write_json(&self, out: &mut JsonWriter) {
-        out.object(&[
-            ("promptTokens", &self.0.prompt_tokens),
-            ("completionTokens", &self.0.completion_tokens),
-            ("cachedTokens", &self.0.cached_tokens),
-        ]);
-    }
+    to_js(&End(&reply))
 }

@@ -7,10 +7,10 @@
 //! the bindings keep only what needs JS: the closures, the Promise, the signal.
 
 use super::{Delta, OnDelta, Reply};
-use crate::chat::{Message, Thinking, ToolCall, Usage};
+use crate::chat::{Message, Thinking, ToolCall, ToolSpec, Usage};
 use crate::error::Error;
-use crate::json::Value;
-use crate::to_json::{JsonWriter, ToJson};
+use crate::json::{FromJson, Value};
+use crate::to_json::{JsonWriter, Object, ToJson};
 
 /// One thing a model function streamed through `onDelta`.
 #[derive(Clone, Debug, PartialEq)]
@@ -184,5 +184,84 @@ impl ToJson for ForModel<'_> {
             fields.push(("thinking", thinking));
         }
         out.object(&fields);
+    }
+}
+
+/// What a model function is asked, read back from JSON (the providers' module reads its calls
+/// so): the messages, and `{stop, tools}` (a list left out is empty).
+#[derive(Debug, PartialEq)]
+pub struct Call {
+    /// The prompt.
+    pub messages: Vec<Message>,
+    /// Where to stop.
+    pub stop: Vec<String>,
+    /// The tools offered for native tool calling.
+    pub tools: Vec<ToolSpec>,
+}
+
+impl Call {
+    /// Reads `messages` and `options`; a bad one is the model's error, naming `httpModel`'s
+    /// argument.
+    pub fn read(messages: &Value, options: &Value) -> Result<Call, Error> {
+        let bad = |what: &str, e: String| Error::model(format!("httpModel: {what}: {e}"));
+        Ok(Call {
+            messages: FromJson::from_value(messages).map_err(|e| bad("messages", e))?,
+            stop: list(&options["stop"]).map_err(|e| bad("stop", e))?,
+            tools: list(&options["tools"]).map_err(|e| bad("tools", e))?,
+        })
+    }
+}
+
+fn list<T: FromJson>(value: &Value) -> Result<Vec<T>, String> {
+    match value {
+        Value::Null => Ok(Vec::new()),
+        value => FromJson::from_value(value),
+    }
+}
+
+/// A delta as a model function streams it to `onDelta` (what [`Piece::read`] reads back), the
+/// counts as [`Counts`].
+pub struct Streamed<'a>(pub Delta<'a>);
+
+impl ToJson for Streamed<'_> {
+    fn write_json(&self, out: &mut JsonWriter) {
+        match self.0 {
+            Delta::Text(text) => out.string(text),
+            Delta::Reasoning(text) => out.object(&[("reasoning", &text)]),
+            Delta::Note(text) => out.object(&[("note", &text)]),
+            Delta::Usage(usage) => out.object(&[("usage", &Counts(&usage))]),
+            Delta::Download { loaded, total } => {
+                let bytes = Object(&[("loaded", &loaded), ("total", &total)]);
+                out.object(&[("download", &bytes)]);
+            }
+        }
+    }
+}
+
+/// The end of a reply as a model function returns it, `{toolCalls, usage, thinking}`: its
+/// text went through `onDelta`.
+pub struct End<'a>(pub &'a Reply);
+
+impl ToJson for End<'_> {
+    fn write_json(&self, out: &mut JsonWriter) {
+        let reply = self.0;
+        out.object(&[
+            ("toolCalls", &reply.tool_calls),
+            ("usage", &reply.usage.as_ref().map(Counts)),
+            ("thinking", &reply.thinking),
+        ]);
+    }
+}
+
+/// Token counts as a model function reports them.
+pub struct Counts<'a>(pub &'a Usage);
+
+impl ToJson for Counts<'_> {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.object(&[
+            ("promptTokens", &self.0.prompt_tokens),
+            ("completionTokens", &self.0.completion_tokens),
+            ("cachedTokens", &self.0.cached_tokens),
+        ]);
     }
 }
