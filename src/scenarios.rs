@@ -22,6 +22,7 @@ use crate::error::Error;
 use crate::format::{Format, Lang};
 use crate::json::Value;
 use crate::json::{invalid_type, FromJson, Object};
+use crate::to_json::{JsonWriter, ToJson};
 use scripted::{Rule, Text};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -221,6 +222,35 @@ impl Scenario {
         let own = self.modes.iter().map(|(mode, _)| mode.name());
         std::iter::once("react").chain(own).collect()
     }
+}
+
+/// A scenario as the page's menu lists it (`scenarios(lang)` in JS, and the
+/// `scenario-list.*.json` scripts/build.sh writes from it): its texts in one language, and
+/// what a run of it uses; not its scripted replies.
+pub struct MenuEntry(pub Scenario, pub Lang);
+
+impl ToJson for MenuEntry {
+    fn write_json(&self, out: &mut JsonWriter) {
+        let MenuEntry(s, lang) = self;
+        out.object(&[
+            ("name", &s.name),
+            ("title", &s.title.get(*lang)),
+            ("description", &s.description.get(*lang)),
+            ("task", &s.task(*lang)),
+            ("format", &s.format),
+            ("maxSteps", &s.max_steps),
+            ("memoryTokens", &s.memory_tokens),
+            ("reflectEvery", &s.reflect_every),
+            ("tools", &s.tools),
+            ("gold", &s.gold.as_ref().map(|g| g.get(*lang))),
+            ("modes", &s.mode_names()),
+        ]);
+    }
+}
+
+/// The scenarios loaded, as the menu lists them in `lang`.
+pub fn menu(lang: Lang) -> Vec<MenuEntry> {
+    all().into_iter().map(|s| MenuEntry(s, lang)).collect()
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ use crate::llm::provider::{Api, Settings as Endpoint, FIRST_BYTE_MS, IDLE_MS};
 use crate::llm::Model;
 use crate::scenarios::scripted::{Policy, Scripted};
 use crate::scenarios::{self, Scenario};
+use crate::to_json::{JsonWriter, ToJson};
 use crate::tools::docs;
 pub use crate::tools::docs::Docs;
 use crate::tools::knowledge;
@@ -99,6 +100,18 @@ pub const PROVIDERS: &[Provider] = &[
         needs_key: true,
     },
 ];
+
+/// As the page's Model panel reads it (`providers()` in JS).
+impl ToJson for Provider {
+    fn write_json(&self, out: &mut JsonWriter) {
+        out.object(&[
+            ("name", &self.name),
+            ("baseUrl", &self.base_url),
+            ("model", &self.model),
+            ("needsKey", &self.needs_key),
+        ]);
+    }
+}
 
 /// The tools built into the core, by the names `tools` takes.
 pub const BUILTIN_TOOLS: &[&str] = &["search", "lookup", "calculator", "search_docs"];

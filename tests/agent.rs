@@ -7,6 +7,7 @@ use tao_agent::host::{block_on, NativeHost};
 use tao_agent::json;
 use tao_agent::llm::Role;
 use tao_agent::scenarios::scripted::{Policy, Scripted};
+use tao_agent::to_json::to_string;
 use tao_agent::tools::{FnTool, Registry, ToolError, ToolOutput, ToolSpec};
 use tao_agent::{scenarios, settings, Agent, Config, Event, StopReason};
 
@@ -398,6 +399,40 @@ fn scenario_answers_are_right() {
         "the invented observation is cut off"
     );
     assert!(hallucination.answer().unwrap().contains("Mobile, Alabama"));
+}
+
+/// The page's menu (`scenarios(lang)`): each scenario loaded, in menu order, with its texts in
+/// the language asked for, what a run of it uses, and its modes; not its scripted replies.
+#[test]
+fn the_menu_lists_each_scenario_in_the_language_asked_for() {
+    let menu = |lang| json::from_str(&to_string(&scenarios::menu(lang))).unwrap();
+    let (en, zh) = (menu(Lang::En), menu(Lang::Zh));
+    assert_eq!(
+        en[0],
+        json!({
+            "name": "apple-ceo", "title": "Apple CEO's hometown",
+            "description": "The basic loop: each observation decides the next action; two searches, then the answer.",
+            "task": "What is the hometown of the current CEO of Apple Inc.?", "format": "mrkl",
+            "maxSteps": null, "memoryTokens": null, "reflectEvery": null, "tools": ["search"],
+            "gold": "Mobile, Alabama", "modes": ["react", "act", "cot", "standard"]
+        })
+    );
+    assert_eq!(
+        (&zh[0]["title"], &zh[0]["task"], &zh[0]["gold"]),
+        (
+            &json!("苹果 CEO 的家乡"),
+            &json!("苹果公司现任 CEO 的家乡是哪里?"),
+            &json!("阿拉巴马州莫比尔")
+        )
+    );
+    let names = |menu: &json::Value| -> Vec<String> {
+        let list = menu.as_array().unwrap().iter();
+        list.map(|s| s["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let all: Vec<String> = scenarios::all().into_iter().map(|s| s.name).collect();
+    assert!(all.len() > 10, "{all:?}");
+    assert_eq!((names(&en), names(&zh)), (all.clone(), all));
 }
 
 /// The shipped wasm carries no offline data (built without `bundled-data`): until the page

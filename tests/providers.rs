@@ -746,3 +746,22 @@ fn cached_prompt_tokens_are_read_from_both_apis() {
         ]
     );
 }
+
+/// The page's Model panel is built from this list (`providers()`): each provider's name, the
+/// base URL used when none is given, an example model, and whether it needs a key.
+#[test]
+fn the_providers_are_listed_as_the_model_panel_reads_them() {
+    let listed = tao_agent::to_json::to_string(&tao_agent::settings::PROVIDERS);
+    let listed = json::from_str(&listed).unwrap();
+    let openai = json!({"name": "openai", "baseUrl": "https://api.openai.com/v1", "model": "gpt-4o-mini", "needsKey": true});
+    assert_eq!(listed[0], openai);
+    let names: Vec<&str> = (listed.as_array().unwrap().iter())
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["openai", "ollama", "anthropic"]);
+    // A local server needs no key; the vendors' own endpoints do.
+    let keys: Vec<bool> = (listed.as_array().unwrap().iter())
+        .map(|p| p["needsKey"].as_bool().unwrap())
+        .collect();
+    assert_eq!(keys, [true, false, true]);
+}

@@ -6,7 +6,6 @@ use crate::error::Error;
 use crate::format::Lang;
 use crate::scenarios;
 use crate::settings::{BUILTIN_TOOLS, PROVIDERS};
-use crate::to_json::{JsonWriter, ToJson};
 use crate::tools::knowledge;
 use crate::trajectory::Trajectory;
 use js_sys::Promise;
@@ -50,53 +49,15 @@ pub fn load_offline_data(
 /// "zh").
 #[wasm_bindgen(unchecked_return_type = "ScenarioInfo[]")]
 pub fn scenarios(lang: Option<String>) -> Result<JsValue, JsValue> {
-    let lang = lang
-        .as_deref()
-        .and_then(Lang::from_name)
-        .unwrap_or(Lang::En);
-    struct Info(scenarios::Scenario, Lang);
-    impl ToJson for Info {
-        fn write_json(&self, out: &mut JsonWriter) {
-            let Info(s, lang) = self;
-            out.object(&[
-                ("name", &s.name),
-                ("title", &s.title.get(*lang)),
-                ("description", &s.description.get(*lang)),
-                ("task", &s.task(*lang)),
-                ("format", &s.format),
-                ("maxSteps", &s.max_steps),
-                ("memoryTokens", &s.memory_tokens),
-                ("reflectEvery", &s.reflect_every),
-                ("tools", &s.tools),
-                ("gold", &s.gold.as_ref().map(|g| g.get(*lang))),
-                ("modes", &s.mode_names()),
-            ]);
-        }
-    }
-    let list: Vec<Info> = scenarios::all()
-        .into_iter()
-        .map(|s| Info(s, lang))
-        .collect();
-    to_js(&list)
+    let lang = lang.as_deref().and_then(Lang::from_name);
+    to_js(&scenarios::menu(lang.unwrap_or(Lang::En)))
 }
 
 /// The providers over HTTP, with their default base URL, an example model, and whether they
 /// need a key (the page builds its Model panel from this).
 #[wasm_bindgen(unchecked_return_type = "ProviderInfo[]")]
 pub fn providers() -> Result<JsValue, JsValue> {
-    struct Info(&'static crate::settings::Provider);
-    impl ToJson for Info {
-        fn write_json(&self, out: &mut JsonWriter) {
-            let p = self.0;
-            out.object(&[
-                ("name", &p.name),
-                ("baseUrl", &p.base_url),
-                ("model", &p.model),
-                ("needsKey", &p.needs_key),
-            ]);
-        }
-    }
-    to_js(&PROVIDERS.iter().map(Info).collect::<Vec<_>>())
+    to_js(&PROVIDERS)
 }
 
 /// The names of the tools built into the core (the `tools` setting takes these, and the names
