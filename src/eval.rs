@@ -11,7 +11,10 @@
 //! Extended-A, Greek, Cyrillic), which agrees with Python on those alphabets except that it
 //! also folds a final `ς` to `σ`; letters of other alphabets with case keep it.
 
+use crate::error::Error;
+use crate::json::Value;
 use crate::text::fold_case;
+use crate::to_json::{JsonWriter, ToJson};
 
 /// The benchmarks of the paper.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -232,6 +235,64 @@ pub fn paper_sample(total: usize, seed: u32, n: usize) -> Vec<usize> {
     }
     idxs.truncate(n);
     idxs
+}
+
+/// What one of the paper's functions computed, as JavaScript is given it: a score `{em, f1}`,
+/// a vote `{answer, count, of}` (or `null`), or a sample's indices.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Computed {
+    /// [`score`]'s.
+    Score(Score),
+    /// [`vote`]'s.
+    Vote(Option<Vote>),
+    /// [`paper_sample`]'s.
+    Sample(Vec<usize>),
+}
+
+/// The paper's function `name` (`scoreAnswer`, `vote`, else `paperSample`) on `args`, the list
+/// of its arguments as JSON (JS calls it so: the built-in tools' module exports it). An argument
+/// that is not a string is none (a sample that is not a string is one without an answer); a
+/// number that is not one is 0.
+pub fn paper(name: &str, args: &Value) -> Result<Computed, Error> {
+    let text = |i: usize| args[i].as_str();
+    match name {
+        "scoreAnswer" => {
+            let dataset = text(0).unwrap_or_default();
+            let dataset = Dataset::from_name(dataset).ok_or_else(|| {
+                Error::config(format!(
+                    "unknown dataset \"{dataset}\"; use \"hotpotqa\" or \"fever\""
+                ))
+            })?;
+            let s = score(dataset, text(1), text(2).unwrap_or_default());
+            Ok(Computed::Score(s))
+        }
+        "vote" => {
+            let list = args[0].as_array().map(Vec::as_slice).unwrap_or_default();
+            let answers: Vec<&str> = list.iter().map(|a| a.as_str().unwrap_or("")).collect();
+            Ok(Computed::Vote(vote(&answers)))
+        }
+        _ => {
+            let number = |i: usize| args[i].as_f64().map_or(0, |n| n as usize);
+            Ok(Computed::Sample(paper_sample(number(0), 233, number(1))))
+        }
+    }
+}
+
+impl ToJson for Computed {
+    fn write_json(&self, out: &mut JsonWriter) {
+        match self {
+            Computed::Score(s) => out.object(&[("em", &s.em), ("f1", &s.f1)]),
+            Computed::Vote(None) => out.null(),
+            Computed::Vote(Some(v)) => {
+                let (count, of) = (v.count as u64, v.of as u64);
+                out.object(&[("answer", &v.answer), ("count", &count), ("of", &of)]);
+            }
+            Computed::Sample(indices) => {
+                let indices: Vec<u64> = indices.iter().map(|&i| i as u64).collect();
+                indices.write_json(out);
+            }
+        }
+    }
 }
 
 /// MT19937, the generator behind Python's `random` (CPython's `_randommodule.c`).

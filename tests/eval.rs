@@ -2,10 +2,13 @@
 //! `normalize_answer` / `exact_match_score` / `f1_score` return for it (run in Python 3), and
 //! the paper's sample is the one its notebooks draw.
 
+use tao_agent::error::ErrorKind;
 use tao_agent::eval::{
-    exact_match, f1, fever_correct, fever_label, normalize_answer, paper_sample, score, vote,
-    Dataset, Score, Vote,
+    exact_match, f1, fever_correct, fever_label, normalize_answer, paper, paper_sample, score,
+    vote, Computed, Dataset, Score, Vote,
 };
+use tao_agent::json;
+use tao_agent::to_json::to_string;
 
 /// (prediction, gold, normalised prediction, exact match, F1), from the official code.
 #[rustfmt::skip]
@@ -156,4 +159,56 @@ fn the_paper_sample_is_the_papers() {
     assert!(all.iter().enumerate().all(|(i, &x)| i == x));
     assert_eq!(paper_sample(3, 233, 10).len(), 3);
     assert!(paper_sample(0, 233, 5).is_empty());
+}
+
+/// The functions as JavaScript calls them (`scoreAnswer`, `vote`, `paperSample`, computed by
+/// `paper` in the built-in tools' module): arguments as a JSON list, results as JSON.
+#[test]
+fn the_papers_functions_take_and_give_json_as_javascript_calls_them() {
+    let call = |name: &str, args: &str| {
+        let args = tao_agent::json::from_str(args).unwrap();
+        paper(name, &args).map(|computed| to_string(&computed))
+    };
+    let score = |args: &str| call("scoreAnswer", args).unwrap();
+    assert_eq!(
+        score(r#"["hotpotqa", "Seth MacFarlane", "MacFarlane"]"#),
+        format!(r#"{{"em":0.0,"f1":{}}}"#, 2.0 / 3.0)
+    );
+    assert_eq!(
+        score(r#"["FEVER", "Finish[REFUTES]", "REFUTES"]"#),
+        r#"{"em":1.0,"f1":1.0}"#
+    );
+    // No prediction (null, or not a string) scores nothing.
+    for args in [r#"["hotpotqa", null, "Paris"]"#, r#"["hotpotqa", 7, "7"]"#] {
+        assert_eq!(score(args), r#"{"em":0.0,"f1":0.0}"#, "{args}");
+    }
+    for args in [r#"["squad", "a", "a"]"#, "[]"] {
+        let e = call("scoreAnswer", args).unwrap_err();
+        let dataset = if args == "[]" { "" } else { "squad" };
+        assert_eq!(
+            (e.kind, e.message),
+            (
+                ErrorKind::Config,
+                format!(r#"unknown dataset "{dataset}"; use "hotpotqa" or "fever""#)
+            )
+        );
+    }
+    // A sample that is not a string is one without an answer.
+    assert_eq!(
+        call("vote", r#"[["Paris", null, "paris.", 3]]"#),
+        Ok(r#"{"answer":"Paris","count":2,"of":4}"#.to_string())
+    );
+    assert_eq!(call("vote", r#"[[null, ""]]"#), Ok("null".to_string()));
+    assert_eq!(call("vote", "[]"), Ok("null".to_string()));
+    assert_eq!(
+        call("paperSample", "[7405, 3]"),
+        Ok("[3687,6238,5388]".to_string())
+    );
+    // Numbers that are not counts are 0.
+    assert_eq!(call("paperSample", r#"[7405, "3"]"#), Ok("[]".to_string()));
+    assert_eq!(call("paperSample", "[-5, 2]"), Ok("[]".to_string()));
+    assert_eq!(
+        paper("paperSample", &json!([10, 10])),
+        Ok(Computed::Sample(paper_sample(10, 233, 10)))
+    );
 }

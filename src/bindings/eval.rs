@@ -60,46 +60,11 @@ fn later(name: &'static str, args: Array) -> Promise {
 }
 
 /// The paper's function `name` (`scoreAnswer`, `vote` or `paperSample`) on `args`, the list of
-/// its arguments: the tools' module exports it, a core with the built-in tools calls it.
+/// its arguments, as `crate::eval::paper` reads them: the tools' module exports it, a core with
+/// the built-in tools calls it.
 #[cfg(feature = "builtin-tools")]
 #[cfg_attr(feature = "tools-module", wasm_bindgen)]
 pub fn paper(name: &str, args: JsValue) -> Result<JsValue, JsValue> {
-    use super::{json_of, to_js};
-    use crate::error::Error;
-    use crate::eval::{self, Dataset};
-    use crate::to_json::Object;
-    // Read through JSON, as the other values from JS are: an argument that is not a string
-    // is none (a sample that is not a string is one without an answer).
-    let args = json_of(&args);
-    let text = |i: usize| args[i].as_str();
-    match name {
-        "scoreAnswer" => {
-            let dataset = text(0).unwrap_or_default();
-            let dataset = Dataset::from_name(dataset).ok_or_else(|| {
-                Error::config(format!(
-                    "unknown dataset \"{dataset}\"; use \"hotpotqa\" or \"fever\""
-                ))
-            })?;
-            let s = eval::score(dataset, text(1), text(2).unwrap_or_default());
-            to_js(&Object(&[("em", &s.em), ("f1", &s.f1)]))
-        }
-        "vote" => {
-            let list = args[0].as_array().map(Vec::as_slice).unwrap_or_default();
-            let answers: Vec<&str> = list.iter().map(|a| a.as_str().unwrap_or("")).collect();
-            let Some(v) = eval::vote(&answers) else {
-                return Ok(JsValue::NULL);
-            };
-            let (count, of) = (v.count as u32, v.of as u32);
-            to_js(&Object(&[
-                ("answer", &v.answer),
-                ("count", &count),
-                ("of", &of),
-            ]))
-        }
-        _ => {
-            let number = |i: usize| args[i].as_f64().map_or(0, |n| n as usize);
-            let sample = eval::paper_sample(number(0), 233, number(1));
-            to_js(&sample.into_iter().map(|i| i as u32).collect::<Vec<_>>())
-        }
-    }
+    // Read through JSON, as the other values from JS are.
+    super::to_js(&crate::eval::paper(name, &super::json_of(&args))?)
 }
