@@ -46,6 +46,9 @@ mod score;
 mod shape;
 /// The studio's core: pause points, resume, each step's exact prompt, forks, honest offline.
 mod studio;
+/// The tools' module's toolboxes: each kind of built-in tool made from its settings as JSON,
+/// the network asked only by the kinds that need it, and bad settings.
+mod toolbox;
 /// Trajectories as training data: each step's prompt as the model was sent it, and
 /// `tao export-jsonl` over a directory of files.
 mod training;

@@ -13,11 +13,10 @@ use super::fetch::WebTransport;
 use super::js_error;
 use crate::agent::memory::extract;
 use crate::error::Error;
+use crate::http::Transport;
 use crate::json::{FromJson, Value};
-use crate::tools::docs::{self, read_docs};
-use crate::tools::knowledge;
-use crate::tools::wikipedia::{self, Wiki};
-use crate::tools::{calculator, Tool, ToolError};
+use crate::tools::toolbox::toolbox;
+use crate::tools::{Tool, ToolError};
 use crate::trajectory::{MemoKind, MemoSource};
 use js_sys::Promise;
 use std::rc::Rc;
@@ -32,46 +31,16 @@ pub struct Toolbox {
 
 #[wasm_bindgen]
 impl Toolbox {
-    /// The tools of `kind` (`calculator`, `wiki`, `offline`, `docs`), made from `config`;
-    /// `signal` cancels their requests.
+    /// The tools of `kind` (`calculator`, `wiki`, `offline`, `docs`), made from `config` (see
+    /// `crate::tools::toolbox`); `signal` cancels their requests.
     #[wasm_bindgen(constructor)]
     pub fn new(kind: &str, config: &str, signal: Option<AbortSignal>) -> Result<Toolbox, JsValue> {
         let config = crate::json::from_str(config).map_err(|e| Error::config(e.to_string()))?;
-        let transport = || {
-            Rc::new(WebTransport {
-                signal: signal.clone(),
-            })
+        let transport = || -> Rc<dyn Transport> {
+            let signal = signal.clone();
+            Rc::new(WebTransport { signal })
         };
-        let text = |key: &str| config[key].as_str();
-        let tools = match kind {
-            "calculator" => vec![calculator::tool()],
-            "wiki" => {
-                let api = text("api").ok_or_else(|| Error::config("wiki needs {api}"))?;
-                let api = api.to_string();
-                let variant = match text("variant") {
-                    Some("zh-cn") => Some("zh-cn"),
-                    _ => None,
-                };
-                wikipedia::tools(Wiki { api, variant }, transport())
-            }
-            "offline" => {
-                let pages = text("pages").ok_or_else(|| Error::config("offline needs {pages}"))?;
-                knowledge::tools_from(pages, text("lang").unwrap_or_default())?
-            }
-            "docs" => match text("url") {
-                Some(url) => vec![docs::tool_from_url(url, transport())],
-                None => {
-                    let list = read_docs(&config["docs"])
-                        .map_err(|e| Error::config(format!("docs: {e}")))?;
-                    vec![docs::tool(list)]
-                }
-            },
-            other => {
-                return Err(
-                    Error::config(format!("no built-in tools of the kind \"{other}\"")).into(),
-                )
-            }
-        };
+        let tools = toolbox(kind, &config, transport)?;
         Ok(Toolbox { tools })
     }
 

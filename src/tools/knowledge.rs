@@ -184,7 +184,7 @@ pub fn tools(lang: &str) -> Vec<Rc<dyn Tool>> {
 }
 
 /// The two tools over the pages of `json` (the tools' module: the core hands it the text).
-#[cfg(all(feature = "tools-module", target_arch = "wasm32"))]
+#[cfg(feature = "builtin-tools")]
 pub(crate) fn tools_from(json: &str, lang: &str) -> Result<Vec<Rc<dyn Tool>>, Error> {
     let pages =
         read(json).map_err(|e| Error::config(format!("the knowledge pages are invalid: {e}")))?;

@@ -11,6 +11,8 @@ pub mod calculator;
 pub mod docs;
 pub mod knowledge;
 pub mod schema;
+#[cfg(feature = "builtin-tools")]
+pub mod toolbox;
 pub mod wikipedia;
 
 pub use crate::chat::{string_schema, ToolSpec};
