@@ -592,6 +592,37 @@ fn a_schema_violation_is_a_repair_naming_the_field() {
     assert!(json.contains("\"fuel\":1234"), "{json}");
 }
 
+/// A JS tool's returned object, `{observation, fuel, picture}`: the fuel it burned and the
+/// chart it drew ride along with the observation, and what is not one of them is left out.
+#[test]
+fn a_tools_object_carries_its_fuel_and_picture() {
+    let chart = json!({"kind": "line", "title": "AAPL", "x": [1, 2], "y": [190.5, 192]});
+    let cases = [
+        (
+            json!({"observation": "ok", "fuel": 1234, "picture": chart}),
+            Some(1234),
+            Some(chart.clone()),
+        ),
+        (json!({"fuel": 99.9}), Some(99), None),
+        (json!({"fuel": 0}), Some(0), None),
+        (json!({"fuel": -1, "picture": [1, 2]}), None, None),
+        (json!({"fuel": "1234", "picture": "a chart"}), None, None),
+        (json!(null), None, None),
+    ];
+    for (object, fuel, picture) in cases {
+        let output = ToolOutput::from_object("seen".into(), &object);
+        assert_eq!(
+            output,
+            ToolOutput {
+                text: "seen".into(),
+                fuel,
+                picture
+            },
+            "{object}"
+        );
+    }
+}
+
 /// A host that answers approval requests from a list and records them.
 struct Approver {
     clock: NativeHost,

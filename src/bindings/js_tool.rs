@@ -117,21 +117,13 @@ impl Tool for JsTool {
             if value.is_undefined() {
                 return Ok(ToolOutput::from(String::new()));
             }
-            // `{observation, fuel, picture}`, or any other value, shown as JSON.
+            // `{observation, fuel, picture}` (the observation as JS reads it: a class may keep
+            // it where JSON does not look), or any other value, shown as JSON.
             let Some(text) = get(&value, "observation").as_string() else {
                 let json = JSON::stringify(&value).ok().and_then(|s| s.as_string());
                 return Ok(ToolOutput::from(json.unwrap_or_default()));
             };
-            let value = json_of(&value);
-            Ok(ToolOutput {
-                text,
-                fuel: value["fuel"]
-                    .as_f64()
-                    .filter(|f| *f >= 0.0)
-                    .map(|f| f as u64),
-                // A picture (a chart's numbers) rides along as JSON; the page draws it.
-                picture: Some(value["picture"].clone()).filter(Value::is_object),
-            })
+            Ok(ToolOutput::from_object(text, &json_of(&value)))
         })
     }
 }

@@ -42,6 +42,23 @@ impl From<String> for ToolOutput {
     }
 }
 
+impl ToolOutput {
+    /// What a tool returned as an object, `{observation, fuel, picture}`: the observation's
+    /// `text` (as its host reads it), and from the object's JSON the fuel it burned and a
+    /// picture; a `fuel` that is not a number of at least 0, or a `picture` that is not an
+    /// object, is none.
+    pub fn from_object(text: String, object: &Value) -> ToolOutput {
+        ToolOutput {
+            text,
+            fuel: (object["fuel"].as_f64())
+                .filter(|f| *f >= 0.0)
+                .map(|f| f as u64),
+            // A picture (a chart's numbers) rides along as JSON; the page draws it.
+            picture: Some(object["picture"].clone()).filter(Value::is_object),
+        }
+    }
+}
+
 /// Why a tool call produced no result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ToolError {
