@@ -191,6 +191,40 @@ impl ToolSpec {
     }
 }
 
+impl ToolSpec {
+    /// The spec a page gives `registerTool(spec, fn)`, checked: `{name, description,
+    /// parameters?}`, the name one word.
+    pub fn registered(value: &Value) -> Result<ToolSpec, crate::error::Error> {
+        let spec = ToolSpec::from_value(value).map_err(|e| {
+            crate::error::Error::config(format!(
+                "registerTool needs {{name, description, parameters?}}: {e}"
+            ))
+        })?;
+        if spec.name.trim().is_empty() || spec.name.contains(char::is_whitespace) {
+            return Err(crate::error::Error::config(
+                "registerTool: the tool name must be one word, e.g. \"search_docs\"",
+            ));
+        }
+        Ok(spec)
+    }
+}
+
+/// A tool as `agent.tools()` lists it (and as the MCP client hands one to the core): what the
+/// model is told, and whether a call asks first.
+pub struct Listed<'a>(pub &'a ToolSpec);
+
+impl ToJson for Listed<'_> {
+    fn write_json(&self, out: &mut JsonWriter) {
+        let spec = self.0;
+        out.object(&[
+            ("name", &spec.name),
+            ("description", &spec.description),
+            ("parameters", &spec.parameters),
+            ("needsApproval", &spec.needs_approval),
+        ]);
+    }
+}
+
 /// Read from the JSON a page gives `registerTool` (camelCase, as JS writes it; see
 /// `crate::json` for why this is not derived). Without `parameters`, the tool takes one
 /// string called `input`.

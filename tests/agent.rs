@@ -1201,3 +1201,35 @@ fn the_model_in_the_tab_is_constrained_and_given_the_worked_example() {
     .unwrap();
     assert!(!free.config.constrained && free.config.exemplars.is_none());
 }
+
+/// `registerTool`'s spec: checked when the page registers it, and listed by `tools()` with
+/// whether it asks first (the approval and time limit are never told to the model).
+#[test]
+fn a_registered_spec_is_checked_and_listed_with_its_approval() {
+    use tao_agent::chat::Listed;
+    let read = |text: &str| ToolSpec::registered(&tao_agent::json::from_str(text).unwrap());
+    let spec =
+        read(r#"{"name": "stock", "description": "Prices", "needsApproval": true}"#).unwrap();
+    assert_eq!(
+        tao_agent::to_json::to_string(&Listed(&spec)),
+        r#"{"name":"stock","description":"Prices","parameters":{"properties":{"input":{"type":"string"}},"required":["input"],"type":"object"},"needsApproval":true}"#
+    );
+    assert_eq!(
+        tao_agent::to_json::to_string(&spec),
+        r#"{"name":"stock","description":"Prices","parameters":{"properties":{"input":{"type":"string"}},"required":["input"],"type":"object"}}"#
+    );
+    let error = read(r#"{"name": "two words", "description": "x"}"#).unwrap_err();
+    assert_eq!(
+        error.message,
+        "registerTool: the tool name must be one word, e.g. \"search_docs\""
+    );
+    let error = read(r#"{"description": "x"}"#).unwrap_err();
+    assert!(
+        error
+            .message
+            .starts_with("registerTool needs {name, description, parameters?}: "),
+        "{}",
+        error.message
+    );
+    assert!(read(r#"{"name": " ", "description": "x"}"#).is_err());
+}

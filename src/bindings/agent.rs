@@ -8,10 +8,9 @@ use super::js_tool::JsTool;
 use super::net::{NetModel, Source};
 use super::{get, json_of, read_settings, to_js, OnAbort};
 use crate::agent::Agent;
-use crate::chat::ToolSpec;
+use crate::chat::{Listed, ToolSpec};
 use crate::error::Error;
 use crate::event::Event;
-use crate::json::FromJson;
 use crate::json::Value;
 use crate::llm::Model;
 use crate::settings::{Parts, Settings};
@@ -103,13 +102,8 @@ impl JsAgent {
         super::promise(async move {
             recipe.connect(&None).await?;
             let agent = recipe.build(None, None)?;
-            let specs: Vec<_> = agent
-                .tools
-                .tools()
-                .iter()
-                .map(|t| Listed(t.spec().clone()))
-                .collect();
-            to_js(&specs)
+            let tools = agent.tools.tools();
+            to_js(&tools.iter().map(|t| Listed(t.spec())).collect::<Vec<_>>())
         })
     }
 
@@ -363,38 +357,12 @@ impl Recipe {
 /// A JS tool from its spec (`{name, description, parameters?}`) and function.
 fn js_tool(spec: &JsValue, function: Function) -> Result<JsTool, Error> {
     let value = json_of(spec);
-    let unchecked = value.get("parameters").is_none();
-    let spec = ToolSpec::from_value(&value).map_err(|e| {
-        Error::config(format!(
-            "registerTool needs {{name, description, parameters?}}: {e}"
-        ))
-    })?;
-    if spec.name.trim().is_empty() || spec.name.contains(char::is_whitespace) {
-        return Err(Error::config(
-            "registerTool: the tool name must be one word, e.g. \"search_docs\"",
-        ));
-    }
     Ok(JsTool {
-        spec,
+        spec: ToolSpec::registered(&value)?,
         function,
-        unchecked,
+        unchecked: value.get("parameters").is_none(),
         signal: None,
     })
-}
-
-/// A tool as `tools()` lists it: its spec, with whether it asks first.
-struct Listed(ToolSpec);
-
-impl crate::to_json::ToJson for Listed {
-    fn write_json(&self, out: &mut crate::to_json::JsonWriter) {
-        let spec = &self.0;
-        out.object(&[
-            ("name", &spec.name),
-            ("description", &spec.description),
-            ("parameters", &spec.parameters),
-            ("needsApproval", &spec.needs_approval),
-        ]);
-    }
 }
 
 /// The request of the step `trajectory` waits for: the messages, and the tool specs sent

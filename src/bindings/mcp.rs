@@ -70,12 +70,7 @@ async fn tools(config: &str, signal: Option<AbortSignal>) -> Result<Array, JsVal
                 continue;
             };
             let entry = Object::new();
-            let spec = to_js(&crate::to_json::Object(&[
-                ("name", &spec.name),
-                ("description", &spec.description),
-                ("parameters", &spec.parameters),
-                ("needsApproval", &spec.needs_approval),
-            ]))?;
+            let spec = to_js(&crate::chat::Listed(&spec))?;
             let _ = Reflect::set(&entry, &"spec".into(), &spec);
             let _ = Reflect::set(&entry, &"call".into(), &caller(client.clone(), tool));
             tools.push(&entry);
