@@ -127,7 +127,7 @@ rm -rf pkg/snippets
 # provider, so no other page loads any of it.
 rm -rf pkg/wllama
 mkdir -p pkg/wllama
-cp src/bindings/tao_wllama.js pkg/tao_wllama.js
+cp src/llm/wllama.js pkg/tao_wllama.js
 scripts/minify.sh pkg/tao_wllama.js
 engine=node_modules/@wllama/wllama
 cp "$engine/esm/index.min.js" pkg/wllama/index.js

@@ -43,7 +43,7 @@ fi
 # wasm build (bundles the demo page's modules: scripts/bundle-page.mjs), and Vite, webpack and
 # webpack-cli (tests/e2e/bundlers.test.mjs builds pages from the package with each, and esbuild),
 # and wllama (llama.cpp compiled to WebAssembly: the in-tab model's engine, which scripts/build.sh
-# copies into pkg/wllama/ beside the module that uses it, src/bindings/tao_wllama.js).
+# copies into pkg/wllama/ beside the module that uses it, src/llm/wllama.js).
 # Debian's binaryen is too old (its wasm-opt corrupts wasm-bindgen's externref table).
 if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ] \
    || [ ! -x node_modules/.bin/tsc ] || [ ! -x node_modules/.bin/esbuild ] || [ ! -x node_modules/.bin/terser ] \

@@ -148,7 +148,7 @@ pub struct Settings {
 
 /// A model that runs in the page (`provider: "wllama"`: llama.cpp compiled to WebAssembly), on
 /// the reader's machine, with no key and no server. The host runs it (the page loads the
-/// engine's module on demand: `src/bindings/tao_wllama.js`); this is what it is told.
+/// engine's module on demand: `src/llm/wllama.js`); this is what it is told.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Local {
     /// A name from the engine's catalogue (`smollm2-360m`, ...), or the URL of a `.gguf` file.

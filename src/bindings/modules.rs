@@ -1,7 +1,7 @@
 //! The modules the core loads on demand: what the shipped core wasm leaves out (the providers:
 //! `tao_net`; the built-in tools' code: `tao_tools`) is built from this crate into modules of
 //! their own, beside the core's files, and imported the first time a run needs them, once. So is
-//! the model in the tab (`tao_wllama`, JavaScript only: src/bindings/tao_wllama.js, which loads
+//! the model in the tab (`tao_wllama`, JavaScript only: src/llm/wllama.js, which loads
 //! the engine, pkg/wllama/).
 
 use super::{describe, get};

@@ -18,6 +18,10 @@
 //! shipped core wasm leaves them out and the page loads them as a module of their own when a
 //! run first needs one (see `bindings`); [`provider`]'s settings stay, so a bad setting is still
 //! caught when the agent is made.
+//!
+//! The model in the tab (`provider: "wllama"`) is a provider written in JavaScript, since its
+//! engine (llama.cpp in WebAssembly) is: `wllama.js`, which the core loads as a module of its own
+//! and calls as a JS model.
 
 #[cfg(feature = "providers")]
 pub mod anthropic;
@@ -54,7 +58,7 @@ pub struct Request<'a> {
     pub abort: &'a Abort,
     /// What every reply must be, when the run is `constrained`: one well-formed step. A model
     /// that can hold to a grammar writes it in its own (the in-tab engine: a GBNF grammar,
-    /// src/bindings/tao_wllama.js); others ignore it.
+    /// src/llm/wllama.js); others ignore it.
     pub constraint: Option<Constraint<'a>>,
 }
 

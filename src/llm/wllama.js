@@ -1,6 +1,7 @@
 //! The model in the tab (`provider: "wllama"`): llama.cpp compiled to WebAssembly (wllama, MIT,
-//! pinned in package.json and copied beside this file into wllama/ by scripts/build.sh), running
-//! a small GGUF model on the reader's own machine, with no key and no server. The core imports
+//! pinned in package.json), running a small GGUF model on the reader's own machine, with no key
+//! and no server. A provider written in JavaScript, since the engine is: scripts/build.sh copies
+//! this file to pkg/tao_wllama.js and the engine beside it into pkg/wllama/. The core imports
 //! this module the first time a run uses the provider (src/bindings/modules.rs), and calls
 //! `localModel(settings)` for the model of a run, a JS model like any other
 //! (src/bindings/js_model.rs): `(messages, { stop, constraint, signal, onDelta }) => { usage }`.
