@@ -4,6 +4,7 @@
 //   node --test tests/e2e/embed.test.mjs   (needs dist/: build it first with `make dist`)
 //
 // Index:
+//   README        the package README's first Agent example pasted into a page as it is
 //   Agent         a page written from the README: init, Agent, a JS model, its own JS tool
 //   <tao-agent>   a scenario with autorun: the cards in its shadow root, tao-* events on the
 //                 document; its own tool and model function; a bad setting → tao-error
@@ -75,6 +76,8 @@ function serve(root, { cors = false, hide = [] } = {}) {
 function site(pages) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "tao-embed-"));
   fs.cpSync(DIST, path.join(root, "dist"), { recursive: true });
+  // Where the package's README tells a static site to copy the folder.
+  fs.symlinkSync(path.join(root, "dist"), path.join(root, "tao-agent"));
   for (const [name, html] of Object.entries(pages)) fs.writeFileSync(path.join(root, name), html);
   return root;
 }
@@ -146,7 +149,14 @@ function textInside(page) {
 const LIGHT = { bg: "rgb(247, 247, 245)", text: "rgb(31, 35, 40)", thought: "rgb(79, 70, 229)" };
 const DARK = { bg: "rgb(17, 19, 21)", text: "rgb(230, 232, 235)", thought: "rgb(165, 176, 255)" };
 
+// The package README's first JS example, as a reader pastes it into a page beside the folder.
+const README_JS = fs.readFileSync(path.join(REPO_ROOT, "embed/README.md"), "utf8").match(/```js\n([\s\S]*?)```/)[1];
+
 const PAGES = {
+  "readme.html": `<!doctype html><meta charset="utf-8"><title>readme</title><script type="module">
+    ${README_JS}
+    window.result = { answer: trajectory.answer, tools: (await agent.tools()).map((t) => t.name) };
+  </script>`,
   // The README's "Agent class" example, with a model function and a tool of the page's own.
   "agent.html": `<!doctype html><meta charset="utf-8"><title>agent</title><script type="module">
     import { init, Agent } from "./dist/tao.js";
@@ -279,6 +289,14 @@ describe("the package (dist/) in a page", () => {
     await browser?.close();
     await server?.close();
     fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it("runs the package README's Agent example as written, beside the copied folder", async () => {
+    const page = await open(browser, server.url + "readme.html");
+    const result = await page.waitForFunction(() => window.result, null, { timeout: 20000 }).then((h) => h.jsonValue());
+    assert.deepEqual(result, { answer: "42", tools: ["docs"] });
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
   });
 
   it("runs an Agent with its own model function and tool, as the README shows", async () => {
