@@ -747,6 +747,15 @@ fn a_malformed_or_empty_reply_is_quoted() {
         )
     );
 
+    // A file that is no text (here a model's first bytes) is not quoted: it is no endpoint.
+    let transport = Scripted::new(vec![json_reply(200, "GGUF\u{3}\0\0\0general.architecture")]);
+    let e = error(list(&client("https://file.example/model.gguf"), &transport));
+    assert!(
+        e.message.starts_with("https://file.example/model.gguf is not an MCP endpoint: it answered with a file that is not text"),
+        "{}",
+        e.message
+    );
+
     let transport = Scripted::new(vec![json_reply(200, "")]);
     let e = error(list(&client("https://empty.example/mcp"), &transport));
     assert_eq!(

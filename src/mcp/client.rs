@@ -334,6 +334,7 @@ impl Client {
             200..=299 => match page_summary(&text) {
                 Some(page) => self.not_mcp(&format!("it answered with {page}")),
                 None if text.trim().is_empty() => self.failed("answered with an empty reply"),
+                None if binary(&text) => self.not_mcp("it answered with a file that is not text"),
                 None => self.failed(&format!("sent a malformed reply{}", detail(&text))),
             },
             _ => match page_summary(&text) {
@@ -678,8 +679,13 @@ fn about_session(exchange: &Exchange) -> bool {
 /// A few words of a body, for an error (`: …`), or nothing.
 fn detail(text: &str) -> String {
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    match text.is_empty() {
+    match text.is_empty() || binary(&text) {
         true => String::new(),
         false => format!(": {}", preview(&text, 200)),
     }
+}
+
+/// Whether a body is no text (a model file, an image): quoted, it would be a line of boxes.
+fn binary(text: &str) -> bool {
+    (text.chars().take(512)).any(|c| c == '\u{FFFD}' || (c.is_control() && !c.is_whitespace()))
 }

@@ -380,6 +380,9 @@ describe("mcp in the page", () => {
     assert.match(cors, /Access-Control-Expose-Headers: Mcp-Session-Id/);
     const page404 = await addServer(page, `${env.url}index.html`);
     assert.match(page404, /is not an MCP endpoint: it answered with a web page titled "tao — a ReAct agent in your browser"/);
+    // A file that is no text (a new user gave a model's URL): said so, its bytes not quoted.
+    const file = await addServer(page, `${env.url}pkg/tao_agent_bg.wasm`);
+    assert.match(file, /tao_agent_bg\.wasm is not an MCP endpoint: it answered with a file that is not text/);
     const nobody = `http://127.0.0.1:${await freePort()}/mcp`;
     assert.match(await addServer(page, nobody), /^Not added: could not reach the MCP server/);
     assert.equal(await page.locator("[data-mcp-server]").count(), 0, "no server was added");
