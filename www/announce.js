@@ -18,7 +18,9 @@ export function announce(text) {
 export function install() {
   document.addEventListener("tao:trajectory-event", (e) => {
     const ev = e.detail;
-    if (ev.type === "answer") announce(`${t("announce.answer")} ${ev.text ?? ""}`);
+    // A run's first step empties it: how the last run ended is no news during the next.
+    if (ev.type === "step" && ev.index === 1) box.textContent = "";
+    else if (ev.type === "answer") announce(`${t("announce.answer")} ${ev.text ?? ""}`);
     else if (ev.type === "stopped" && ev.reason !== "answer") announce(`${t("card.stop")}: ${t("reason." + ev.reason)}`);
   });
 }

@@ -253,6 +253,10 @@ describe("semantics", () => {
     assert.equal(await runScenario(page, "max-steps"), "max_steps");
     await page.waitForFunction(() => document.querySelector("[data-announce]").textContent.startsWith("Stopped"));
     assert.equal(await region.textContent(), "Stopped: max steps reached");
+    // A new run leaves nothing of the last one for a reader to come across.
+    await startSlowRun(page, "apple-ceo", 1, "30");
+    assert.equal(await region.textContent(), "");
+    await stopRun(page);
     await page.context().close();
   });
 });
