@@ -339,8 +339,13 @@ impl Settings {
         };
         for name in &names {
             if !BUILTIN_TOOLS.contains(&name.as_str()) && !is_host_tool(name) {
+                // An MCP server's tools are all used unless the server's own setting names some.
+                let mcp = match self.mcp {
+                    Some(_) => format!("; to use only some of an MCP server's tools, name them in its own setting: mcp: [{{url, tools: [\"{name}\"]}}]"),
+                    None => String::new(),
+                };
                 return Err(Error::config(format!(
-                    "unknown tool \"{name}\"; the built-in tools are: {} (tools made in JS are added with registerTool before the run)",
+                    "unknown tool \"{name}\"; the built-in tools are: {} (tools made in JS are added with registerTool before the run){mcp}",
                     BUILTIN_TOOLS.join(", ")
                 )));
             }

@@ -1233,3 +1233,31 @@ fn a_registered_spec_is_checked_and_listed_with_its_approval() {
     );
     assert!(read(r#"{"name": " ", "description": "x"}"#).is_err());
 }
+
+/// A name in `tools` that no tool has is a setting to fix; with MCP servers, the message says
+/// how to pick some of a server's tools (a new user tried `<tao-agent mcp=… tools="get-sum">`).
+#[test]
+fn an_unknown_tool_name_says_where_an_mcp_servers_tools_are_chosen() {
+    use tao_agent::settings::{Parts, Settings};
+    let message = |settings: tao_agent::json::Value| {
+        let built = Settings::from_json(&settings).and_then(|s| {
+            s.agent(Parts {
+                host: Rc::new(NativeHost::default()),
+                transport: None,
+                tools: Vec::new(),
+                model: None,
+                elsewhere: None,
+            })
+        });
+        built.err().map(|e| e.message).unwrap_or_default()
+    };
+    let replies = ["Final Answer: 5"];
+    let plain = message(json!({"tools": ["get-sum"], "replies": replies}));
+    assert_eq!(plain, "unknown tool \"get-sum\"; the built-in tools are: search, lookup, calculator, search_docs (tools made in JS are added with registerTool before the run)");
+    let mcp =
+        json!({"tools": ["get-sum"], "replies": replies, "mcp": ["http://127.0.0.1:3001/mcp"]});
+    assert_eq!(
+        message(mcp),
+        format!("{plain}; to use only some of an MCP server's tools, name them in its own setting: mcp: [{{url, tools: [\"get-sum\"]}}]")
+    );
+}
