@@ -238,6 +238,7 @@ export const zh = {
   "local.stored": "保存在此浏览器中",
   "local.none": "此浏览器中还没有保存任何模型。",
   "local.delete": "删除",
+  "local.use": "使用",
   "local.deleted": "已删除 {label}。",
   "local.about": "{label}：下载 {size}，许可证 {licence}。{good}。",
   "local.url": "按网址指定的模型：只下载一次，保存在此浏览器中。",

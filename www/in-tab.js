@@ -18,6 +18,7 @@ addWords({
     "local.stored": "Kept in this browser",
     "local.none": "No model is kept in this browser yet.",
     "local.delete": "Delete",
+    "local.use": "Use",
     "local.deleted": "Deleted {label}.",
     "local.about": "{label}: a {size} download, licence {licence}. {good}.",
     "local.url": "A model from its address: downloaded once, kept in this browser.",
@@ -50,10 +51,16 @@ export async function show() {
   }
   input.setAttribute("list", "local-models");
   input.placeholder = t("local.placeholder");
-  if (!input.value.trim()) input.value = m.catalogue[0].name;
+  // A model kept in this browser before one to download.
+  const kept = await m.stored().catch(() => []);
+  const ready = kept.find((model) => model.complete);
+  if (!input.value.trim()) input.value = ready ? nameOf(m, ready.url) : m.catalogue[0].name;
   about(m);
-  await listStored(m);
+  listStored(m, kept);
 }
+
+/** A kept model's name in the field: its catalogue name, else its address. */
+const nameOf = (m, url) => m.catalogue.find((entry) => entry.url === url)?.name ?? url;
 
 /** Back to another provider: the model field as it was. */
 export function hide() {
@@ -72,22 +79,32 @@ function about(m) {
     : name.startsWith("file:") ? t("local.picked") : looksLikeUrl || !name ? t("local.url") : t("local.unknown");
 }
 
-/** The models kept in this browser, each with Delete. */
-async function listStored(m) {
+/** The models kept in this browser (`kept`, else asked for), each with Use and Delete. */
+async function listStored(m, kept = null) {
   const box = document.querySelector("[data-local-stored]");
   if (!box) return;
-  const kept = await m.stored().catch(() => []);
+  kept ??= await m.stored().catch(() => []);
   const list = el("ul", { class: "local-stored" });
   for (const model of kept) {
     const item = el("li", { title: model.url }, `${model.label} · ${mb(model.bytes)}${model.complete ? "" : ` (${t("local.incomplete")})`} `);
-    const remove = el("button", { type: "button", class: "quiet" }, t("local.delete"));
-    remove.addEventListener("click", async () => {
+    const button = (word, then) => {
+      const b = el("button", { type: "button", class: "quiet", "aria-label": `${t(word)} ${model.label}` }, t(word));
+      b.addEventListener("click", then);
+      item.append(b);
+    };
+    if (model.complete) {
+      button("local.use", () => {
+        const input = document.querySelector("#model");
+        input.value = nameOf(m, model.url);
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+      });
+    }
+    button("local.delete", async () => {
       await m.forget(model.url);
       showError("");
       document.querySelector("[data-status]").textContent = t("local.deleted").replace("{label}", model.label);
       await listStored(m);
     });
-    item.append(remove);
     list.append(item);
   }
   box.replaceChildren(el("p", { class: "hint" }, kept.length ? t("local.stored") : t("local.none")));

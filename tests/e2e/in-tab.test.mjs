@@ -236,6 +236,14 @@ describe("the model in the tab (wllama, SmolLM2-135M)", { timeout: 600_000 }, ()
     await p.screenshot({ path: path.join(OUT, "in-tab-prompt-1366-light-en.png") });
     await axe(p, "the Prompt view with the grammar");
     await p.keyboard.press("Escape");
+    // Back with no model named: the Model panel picks the one this browser keeps (not a
+    // catalogue model to download), and offers it with Use and Delete, each named.
+    await p.goto(`${env.url}?provider=wllama`);
+    await p.locator("[data-local-stored] li").waitFor();
+    assert.equal(await p.inputValue("#model"), model);
+    await p.getByRole("button", { name: "Use model.gguf" }).waitFor();
+    await p.getByRole("button", { name: "Delete model.gguf" }).waitFor();
+    await p.locator("[data-model-settings]").screenshot({ path: path.join(OUT, "in-tab-kept-1366-light-en.png") });
     assertClean(p);
     await p.context().close();
   });
