@@ -93,6 +93,8 @@ export function modelName(model) {
   if (typeof model !== "string") return model;
   if (/^scripted(:|$)/.test(model)) return t("meta.scripted");
   if (model === "js:chrome") return t("provider.chrome");
+  // The model in the tab by its name, or its file's name (not the engine's name and the URL).
+  if (model.startsWith("wllama:")) return t("meta.inTab").replace("{model}", model.slice(7).split("/").pop() || model.slice(7));
   return model === "js:human" || model === "human" ? t("meta.human") : model;
 }
 

@@ -329,6 +329,7 @@ export const zh = {
   "tools.wikiUrl": "MediaWiki API 地址",
   "meta.scripted": "脚本（离线）",
   "meta.human": "你",
+  "meta.inTab": "{model}（在此标签页中）",
   "lang.en": "English",
   "lang.zh": "中文",
   "why.no_action": "既没有行动也没有答案",

@@ -186,6 +186,7 @@ const en = {
   "announce.answer": "Answer:",
   "meta.scripted": "scripted (offline)",
   "meta.human": "you",
+  "meta.inTab": "{model}, in this tab",
   "lang.en": "English",
   "lang.zh": "中文",
   "why.no_action": "no Action and no answer",

@@ -221,6 +221,7 @@ describe("the model in the tab (wllama, SmolLM2-135M)", { timeout: 600_000 }, ()
     await waitStopped(p, 240_000);
     assert.equal(models.state.served, before + 1);
     assert.match(await p.locator(".card-answer").last().textContent(), /391/);
+    assert.equal(await p.locator("tao-trajectory .chip-value").first().textContent(), "model.gguf, in this tab");
     assert.match(await p.locator(".step-timing").last().textContent(), /from the cache · prompt [\d.]+ tok\/s, reply [\d.]+ tok\/s/);
     await p.screenshot({ path: path.join(OUT, "in-tab-run-1366-light-en.png"), fullPage: true });
     // The Prompt view shows the prompt as it was sent (mrkl's worked example in it), the cache's
