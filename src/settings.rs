@@ -653,7 +653,8 @@ fn read_endpoint(read: &Reader) -> Result<Option<Endpoint>, Error> {
     }
     let model = model.ok_or_else(|| {
         Error::config(format!(
-            "give the model's name at {base_url}, e.g. \"gpt-4o-mini\", \"llama3.2\" or \"claude-sonnet-4-5\""
+            "give the model's name at {base_url}, e.g. \"{}\"",
+            defaults.model
         ))
     })?;
     let key = read.text("apiKey")?.unwrap_or_default().trim().to_string();

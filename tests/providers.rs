@@ -765,3 +765,28 @@ fn the_providers_are_listed_as_the_model_panel_reads_them() {
         .collect();
     assert_eq!(keys, [true, false, true]);
 }
+
+/// A provider without a model name is told an example of its own (a new user, given
+/// "claude-sonnet-4-5" as an example for api.openai.com, found that odd).
+#[test]
+fn a_missing_model_name_gets_the_providers_own_example() {
+    use tao_agent::settings::Settings;
+    let message = |settings: tao_agent::json::Value| {
+        Settings::from_json(&settings)
+            .err()
+            .map(|e| e.message)
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        message(json!({"provider": "openai", "apiKey": "k"})),
+        "give the model's name at https://api.openai.com/v1, e.g. \"gpt-4o-mini\""
+    );
+    assert_eq!(
+        message(json!({"provider": "anthropic", "apiKey": "k"})),
+        "give the model's name at https://api.anthropic.com, e.g. \"claude-sonnet-4-5\""
+    );
+    assert_eq!(
+        message(json!({"provider": "ollama"})),
+        "give the model's name at http://localhost:11434/v1, e.g. \"llama3.2\""
+    );
+}
