@@ -129,6 +129,9 @@ export function sayAgain() {
   statusBox.textContent = said ? t(said[0]).replace(/\{(\w+)\}/g, (_, name) => String(said[1][name] ?? "")) : "";
 }
 
+/** The names of the tools a run with the tools panel's settings has: built-in, and MCP servers'. */
+export const usedTools = (panel) => [...panel.enabled, ...(panel.mcp ?? []).flatMap((server) => server.tools ?? [])];
+
 /**
  * The `new Agent(…)` settings for the form's and the tools panel's settings; with You as the
  * model, the reply is asked for in `target` (the page's view, or a fork's).
@@ -151,7 +154,7 @@ export function agentConfig(settings, panel = toolsPanel.settings(), target = vi
   if (panel.enabled.includes("search_docs")) config.docs = new URL(DOCS_URL, location.href).href;
   if (settings.provider === "human") {
     // "You": the person at the page plays the model; the scenario still gives the tools.
-    config.model = humanModel(target, { format: settings.format, tools: panel.enabled });
+    config.model = humanModel(target, { format: settings.format, tools: usedTools(panel) });
   } else if (settings.provider === "chrome") {
     // Chrome's built-in model: a model function (chrome-model.js, loaded at its first call),
     // one session for the run, held to the format.

@@ -18,7 +18,7 @@
 import { setFolded } from "./present.js";
 import { define } from "./elements.js";
 import { t, addWords } from "./i18n.js";
-import { state, controls, toolsPanel, view, stats, showError, showStatus, agentConfig } from "./app.js";
+import { state, controls, toolsPanel, view, stats, showError, showStatus, agentConfig, usedTools } from "./app.js";
 import { pageAgent } from "./page-tools.js";
 import { follow } from "./follow.js";
 import { drive, withAgent, failed, humanModel } from "./drive.js";
@@ -98,7 +98,7 @@ function forkAgentConfig(traj, settings, panel, forkView) {
   const config = agentConfig(settings, panel, forkView);
   if (["mrkl", "paper", "tools", "auto", "act", "cot", "standard"].includes(traj.react_format)) config.format = traj.react_format;
   // You reply in the fork's view, shown an example in the trajectory's format.
-  if (settings.provider === "human") config.model = humanModel(forkView, { format: config.format, tools: panel.enabled });
+  if (settings.provider === "human") config.model = humanModel(forkView, { format: config.format, tools: usedTools(panel) });
   if (traj.lang) config.lang = traj.lang;
   // The scripted model plays only its own scenario's question: use the one that made the run.
   const scripted = /^scripted:(.+)$/.exec(traj.model ?? "");

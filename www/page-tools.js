@@ -5,7 +5,7 @@
 //! tools, drawn from a throwaway agent's own prompt so it can never drift from it.
 
 import { t, lang } from "./i18n.js";
-import { state, controls, toolsPanel, messageOf, agentConfig, dataFor } from "./app.js";
+import { state, controls, toolsPanel, messageOf, agentConfig, dataFor, usedTools } from "./app.js";
 import { withAgent, free } from "./drive.js";
 
 /** The files panel's code, loaded the first time a file comes or run_js is chosen. */
@@ -138,7 +138,7 @@ export function refreshModelView() {
     viewQueued = false;
     const settings = controls.settings();
     const panel = toolsPanel.settings();
-    const enabled = [...panel.enabled, ...panel.mcp.flatMap((server) => server.tools ?? [])];
+    const enabled = usedTools(panel);
     toolsPanel.querySelector("[data-tools-summary]").textContent =
       t("tools.enabled").replace("{list}", enabled.join(", ") || t("tools.none"));
     // Drawn when it can be seen (it is refreshed when opened): a closed view costs no agent,

@@ -309,8 +309,12 @@ describe("mcp in the page", () => {
     await page.keyboard.press("Space");
     // "capital" runs without asking; "population" asks first (the default).
     await server.getByRole("checkbox", { name: "ask me before each call: capital" }).uncheck();
+    // The server's tools alone: the example reply You are shown calls one of them.
+    for (const box of await page.locator('li.tool-row[data-tool] input[type="checkbox"]:checked').all()) await box.uncheck();
     await page.fill('textarea[name="task"]', "How many people live in the capital of Japan?");
     await page.click('button:text-is("Run")');
+    await page.locator("[data-example]").waitFor();
+    assert.match(await page.locator("[data-example]").textContent(), /Action: capital\nAction Input: /);
     await reply(page, step("capital", { country: "Japan" }));
     await page.waitForFunction(() => [...document.querySelectorAll('tao-trajectory [data-kind="observation"]')].some((n) => n.textContent.includes("Tokyo")));
     await reply(page, step("population", { city: "Tokyo" }));
