@@ -43,7 +43,9 @@ export const state = {
 /** Keeps a run that ended for the training export (once; a run still going is not kept), and
  * says so with `tao:kept` (the export's bar counts the runs). */
 export function keepRun(trajectory, extra = {}) {
-  if (trajectory?.stop && !state.runs.some((r) => r.trajectory === trajectory)) {
+  // A run that ended before its first step (a setting refused, a model that could not load)
+  // is nothing to learn from.
+  if (trajectory?.stop && trajectory.steps?.length && !state.runs.some((r) => r.trajectory === trajectory)) {
     state.runs.push({ trajectory, extra });
     document.dispatchEvent(new Event("tao:kept"));
   }

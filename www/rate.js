@@ -35,7 +35,7 @@ function refresh() {
   // In the compare view each column is scored against the gold answer; a rating is for one run,
   // once it has ended: not while the next one runs or is paused.
   const busy = controls.hasAttribute("running") || controls.hasAttribute("paused");
-  const rateable = Boolean(traj?.stop) && !state.compare && !busy;
+  const rateable = Boolean(traj?.stop && traj.steps?.length) && !state.compare && !busy;
   box.querySelector("[data-rate-group]").hidden = !rateable;
   for (const button of box.querySelectorAll("[data-rate]")) {
     button.setAttribute("aria-pressed", String(rateable && traj.reward === Number(button.dataset.rate)));

@@ -119,6 +119,8 @@ describe("web pages", () => {
     assert.match(error, /the base URL is probably wrong/);
     for (const text of [error, ...(await texts(page, "stop"))]) assert.ok(!text.includes("<"), text);
     assert.equal(await page.locator("tao-trajectory title, tao-trajectory h1, tao-trajectory a").count(), 0);
+    // It ended before its first step: nothing to rate or to keep for the training export.
+    assert.equal(await page.locator("[data-rate-bar]").isVisible(), false);
     await page.context().close();
   });
 
