@@ -142,12 +142,13 @@ function serverBox(panel, server) {
   const rows = server.tools.map((tool) => {
     const use = check(!server.off.has(tool.name), server.off, tool.name, panel);
     const ask = check(!server.quiet.has(tool.name), server.quiet, tool.name, panel);
+    use.setAttribute("aria-label", `${t("mcp.use")} ${tool.name}`);
     ask.setAttribute("aria-label", `${t("mcp.ask")}: ${tool.name}`);
     const schema = el("details", { class: "mcp-schema" });
     schema.append(el("summary", {}, t("mcp.schema")), el("pre", { tabindex: "0" }, JSON.stringify(tool.parameters, null, 2)));
     const row = el("li", { class: "tool-row", "data-mcp-tool": tool.name });
     const useLabel = el("label", { class: "check" });
-    useLabel.append(use, el("code", {}, tool.name), el("span", { class: "visually-hidden" }, ` ${t("mcp.use")}`));
+    useLabel.append(use, el("code", {}, tool.name));
     const askLabel = el("label", { class: "check" });
     askLabel.append(ask, ` ${t("mcp.ask")}`);
     const more = el("div", { class: "mcp-more" });

@@ -296,7 +296,7 @@ describe("mcp in the page", () => {
     const modelView = page.locator("[data-model-view]");
     await page.click(".model-view > summary");
     await page.waitForFunction(() => document.querySelector("[data-model-view]").textContent.includes("population:"));
-    await server.locator('[data-mcp-tool="population"] input[type="checkbox"]').first().uncheck();
+    await server.getByRole("checkbox", { name: "use population", exact: true }).uncheck();
     await page.waitForFunction(() => !document.querySelector("[data-model-view]").textContent.includes("population:"));
     assert.match(await modelView.textContent(), /capital: The capital city of a country\./);
     await server.locator('[data-mcp-tool="population"] input[type="checkbox"]').first().check();
