@@ -301,6 +301,9 @@ function load(source, signal, onDelta) {
       }
       await checkRoom(bytes);
       params.progressCallback = ({ loaded, total }) => onDelta({ download: { loaded, total } });
+    } else {
+      // No download to draw: said, so the step is not blank while the engine reads the file.
+      onDelta({ note: `${source.label} is kept in this browser: loading it, no download` });
     }
     try {
       await wllama().loadModelFromUrl(source.url, { ...params, signal });

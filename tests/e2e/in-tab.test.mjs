@@ -176,6 +176,7 @@ describe("the model in the tab (wllama, SmolLM2-135M)", { timeout: 600_000 }, ()
     const { trajectory: t, events } = await run(page, settings, "What is 2 + 2?");
     assert.notEqual(t.stop.reason, "error", JSON.stringify(t.stop));
     assert.equal(events.filter((e) => e.type === "download").length, 0);
+    assert.ok(events.some((e) => e.type === "note" && e.text === "model.gguf is kept in this browser: loading it, no download"), "the load is said");
     assert.equal(models.state.served, 1, "the server sent the file once in all");
   });
 
