@@ -87,7 +87,7 @@ export type TaoAgentEventMap = {
   "tao-error": CustomEvent<{ message: string; kind: TaoErrorKind | "load" }>;
 };
 
-/** `<tao-agent>`: an agent with a task box, Run and Stop, drawing its trajectory (see docs/api.md). Properties set before the element is defined are kept. */
+/** `<tao-agent>`: an agent with a task box, Run and Stop, drawing its trajectory (see api.md). Properties set before the element is defined are kept. */
 export declare class TaoAgent extends ElementBase {
   /** `light`, `dark`, or `auto` (the reader's system, the default); reflects the `theme` attribute. */
   theme: "light" | "dark" | "auto";

@@ -22,7 +22,7 @@
 #   data/scenarios.json, data/knowledge.json, data/zh.json  the offline data (the scenarios,
 #                             the offline search's pages, the Chinese prompts), not in the
 #                             wasm: loaded only when a run needs it
-#   package.json, README.md
+#   package.json, README.md, api.md (docs/api.md, its links to the other docs made words)
 #
 # Everything is copied from pkg/ (scripts/build.sh), www/ and embed/, so the page and the
 # package cannot drift apart; the only rewrites are the two paths that differ between the two
@@ -51,6 +51,8 @@ scripts/minify.sh --keep-names $(printf 'dist/%s ' tao.js tao-node.js tao-agent.
 # The element's styles as a module too (styles.js adopts them): they come with its code, where a <link> came after its first paint.
 node -e 'const fs = require("fs"); fs.writeFileSync("dist/tao-agent-css.js", `export default ${JSON.stringify(fs.readFileSync("dist/tao-agent.css", "utf8"))};\n`)'
 cp embed/README.md dist/README.md
+# The API's reference beside it: its links to the repository's other docs become their words.
+sed -E -e 's|\[embed/README\.md\]\(\.\./embed/README\.md\)|[README.md](README.md)|g' -e 's/\[([^]]+)\]\([a-z-]+\.md(#[a-z-]*)?\)/\1/g' docs/api.md > dist/api.md
 cat > dist/package.json <<JSON
 {
   "name": "tao-agent",
@@ -74,7 +76,7 @@ cat > dist/package.json <<JSON
     "tao_tools.js", "tao_tools_bg.wasm", "tao_wllama.js", "wllama/index.js", "wllama/wllama.wasm", "wllama/LICENCE",
     "tao-agent.js", "tao-agent.css", "styles.js", "tao-agent-css.js", "markdown.js",
     "trajectory.js", "cards.js", "live.js", "redraw.js", "studio-cards.js", "editor.js", "download-card.js", "step.js", "drive.js", "offline-data.js", "packaged.js", "i18n.js", "i18n-zh.js", "chart.js", "picture.js", "wasm-tool.js", "sandbox.js", "sandbox-worker.js", "webmcp.js",
-    "tao_sandbox.js", "tao_sandbox_bg.wasm", "data/scenarios.json", "data/knowledge.json", "data/zh.json", "README.md"
+    "tao_sandbox.js", "tao_sandbox_bg.wasm", "data/scenarios.json", "data/knowledge.json", "data/zh.json", "README.md", "api.md"
   ]
 }
 JSON

@@ -632,7 +632,7 @@ describe("the package (dist/) in a page", () => {
       fs.writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
       npm(["install", "--offline", "--no-audit", "--no-fund", path.join(work, tarball)], app);
       const installed = path.join(app, "node_modules", "tao-agent");
-      for (const f of ["tao.js", "tao.d.ts", "tao_agent_bg.wasm", "tao-agent.css", "sandbox-worker.js"]) {
+      for (const f of ["tao.js", "tao.d.ts", "tao_agent_bg.wasm", "tao-agent.css", "sandbox-worker.js", "api.md"]) {
         assert.ok(fs.existsSync(path.join(installed, f)), `${f} is in the package`);
       }
       // Node: resolves the bare name through `exports`, imports it (no DOM needed) and runs.
