@@ -242,7 +242,7 @@ describe("3 running, 4 status, 5 card buttons, 6 pause card", () => {
       const w = page.words;
       const status = page.locator("[data-status]");
       // 3: running, in words.
-      await page.selectOption('select[name="delayMs"]', "80");
+      await page.selectOption('select[name="delayMs"]', "30");
       await button(page, w.run).click();
       await page.waitForFunction(() => document.querySelector('tao-stats [data-stat="stop"]')?.dataset.reason === "running");
       assert.equal(await page.textContent('tao-stats [data-stat="stop"]'), w.running);
@@ -360,7 +360,7 @@ describe("9 noise", () => {
       await group.waitFor({ state: "visible", timeout: 5000 }).catch(() => {});
       assert.equal(await group.isVisible(), true, "rate a run once it has ended");
       assert.equal((await page.textContent("[data-runs-count]")).trim(), w.one);
-      await page.selectOption('select[name="delayMs"]', "80");
+      await page.selectOption('select[name="delayMs"]', "30");
       await button(page, w.run).click();
       await page.waitForFunction(() => document.querySelector('tao-stats [data-stat="stop"]')?.dataset.reason === "running");
       assert.equal(await group.isVisible(), false, "no rating while a run goes");
