@@ -76,6 +76,7 @@ export const zh = {
   "card.approval": "审批",
   "card.fuel": "燃料",
   "approval.ask": "智能体想用以下输入调用 {tool}。是否运行？",
+  "approval.askServer": "智能体想用以下输入调用 MCP 服务器 {server} 的 {tool}。是否运行？",
   "approval.approve": "批准",
   "approval.deny": "拒绝",
   "approval.approved": "你批准了这次对 {tool} 的调用。",

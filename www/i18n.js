@@ -58,6 +58,7 @@ const en = {
   "card.approval": "Approval",
   "card.fuel": "fuel",
   "approval.ask": "The agent wants to call {tool} with this input. Run it?",
+  "approval.askServer": "The agent wants to call {tool} of the MCP server {server} with this input. Run it?",
   "approval.approve": "Approve",
   "approval.deny": "Deny",
   "approval.approved": "You approved this call to {tool}.",

@@ -14,7 +14,9 @@ import { el, card, formatInput, promptButton } from "./cards.js";
  */
 export function askApproval(live, request, signal) {
   const box = card("approval", t("card.approval"));
-  box.append(el("p", { class: "card-text" }, t("approval.ask").replace("{tool}", request.tool ?? "")));
+  // An MCP server's tool: the question names the server, where the input goes.
+  const ask = request.server ? t("approval.askServer").replace("{server}", request.server) : t("approval.ask");
+  box.append(el("p", { class: "card-text" }, ask.replace("{tool}", request.tool ?? "")));
   // A tool with one text field (run_js's code) shows that text as written, newlines and all.
   const fields = request.input && typeof request.input === "object" ? Object.values(request.input) : [];
   const shown = fields.length === 1 && typeof fields[0] === "string" ? fields[0] : formatInput(request.input);

@@ -297,10 +297,9 @@ impl Recipe {
             .map_err(|e| thrown(&e, "the MCP client failed"))?;
         let mut tools = Vec::new();
         for entry in js_sys::Array::from(&listed).iter() {
-            tools.push(Rc::new(js_tool(
-                &get(&entry, "spec"),
-                get(&entry, "call").into(),
-            )?));
+            let tool = js_tool(&get(&entry, "spec"), get(&entry, "call").into())?;
+            let server = get(&entry, "server").as_string();
+            tools.push(Rc::new(JsTool { server, ..tool }));
         }
         *self.remote.borrow_mut() = Some(tools);
         Ok(())
@@ -329,7 +328,13 @@ impl Recipe {
             .map(|source| Box::new(NetModel::new(source, signal.clone())) as Box<dyn Model>)
             .or(model);
         self.settings.agent(Parts {
-            host: Rc::new(WebHost { approve }),
+            // An approval names the MCP server a tool is one of.
+            host: Rc::new(WebHost {
+                approve,
+                servers: (tools.iter())
+                    .filter_map(|t| Some((t.spec.name.clone(), t.server.clone()?)))
+                    .collect(),
+            }),
             // Only the providers and the built-in tools reach the network (the core built
             // without them leaves it to their modules).
             #[cfg(any(feature = "providers", feature = "builtin-tools"))]
@@ -362,6 +367,7 @@ fn js_tool(spec: &JsValue, function: Function) -> Result<JsTool, Error> {
         function,
         unchecked: value.get("parameters").is_none(),
         signal: None,
+        server: None,
     })
 }
 

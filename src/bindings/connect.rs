@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 
 /// Sends the connection test's request to `endpoint`: the report, or the diagnosed error.
 pub(crate) async fn report(endpoint: Endpoint) -> Result<JsValue, JsValue> {
-    let host: Rc<dyn Host> = Rc::new(WebHost { approve: None });
+    let host: Rc<dyn Host> = Rc::new(WebHost::default());
     let transport = Rc::new(WebTransport { signal: None });
     let model = HttpModel::new(endpoint, transport, host.clone());
     to_js(&connection::test_connection(&model, host.as_ref()).await?)

@@ -20,10 +20,13 @@ extern "C" {
 }
 
 /// The browser's clock and timer, and the page's way of asking the user.
+#[derive(Default)]
 pub(crate) struct WebHost {
-    /// `approve({tool, input})` from `run`'s options; without it, tools that need approval are
-    /// denied.
+    /// `approve({tool, input, server})` from `run`'s options; without it, tools that need
+    /// approval are denied.
     pub(crate) approve: Option<Function>,
+    /// Each MCP tool's name and its server's URL (`server` in the request: where the input goes).
+    pub(crate) servers: Vec<(String, String)>,
 }
 
 /// A pending `setTimeout`, cleared when dropped.
@@ -56,9 +59,11 @@ impl Host for WebHost {
         let Some(approve) = self.approve.clone() else {
             return Box::pin(std::future::ready(false));
         };
+        let server = (self.servers.iter()).find_map(|(name, url)| (name == tool).then_some(url));
         let request = to_js(&crate::to_json::Object(&[
             ("tool", &tool),
             ("input", input),
+            ("server", &server),
         ]));
         Box::pin(async move {
             // Anything but a clear yes (a throw, a rejection, a non-true value) is a no.

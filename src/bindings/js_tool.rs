@@ -25,6 +25,8 @@ pub(crate) struct JsTool {
     pub(crate) unchecked: bool,
     /// The run's abort signal (see `for_run`), which each call's own signal follows.
     pub(crate) signal: Option<AbortSignal>,
+    /// The URL of the MCP server the tool is one of, which an approval names.
+    pub(crate) server: Option<String>,
 }
 
 impl JsTool {

@@ -19,7 +19,7 @@ use web_sys::AbortSignal;
 
 /// The tools of the servers of `{servers, taken, limitMs}` (JSON text: the `mcp` setting, the
 /// names the agent's other tools have, and how long a server may take to list its tools):
-/// `[{spec, call}]`, the servers listed one after another, in order. `signal` (the run's)
+/// `[{spec, call, server}]` (`server` the server's URL), the servers listed one after another, in order. `signal` (the run's)
 /// stops the listing.
 #[cfg_attr(feature = "net-module", wasm_bindgen(js_name = mcpTools))]
 pub fn mcp_tools(config: String, signal: Option<AbortSignal>) -> Promise {
@@ -73,6 +73,7 @@ async fn tools(config: &str, signal: Option<AbortSignal>) -> Result<Array, JsVal
             let spec = to_js(&crate::chat::Listed(&spec))?;
             let _ = Reflect::set(&entry, &"spec".into(), &spec);
             let _ = Reflect::set(&entry, &"call".into(), &caller(client.clone(), tool));
+            let _ = Reflect::set(&entry, &"server".into(), &client.url().into());
             tools.push(&entry);
         }
     }

@@ -42,7 +42,7 @@ pub fn http_model(
     let endpoint = endpoint(&config)?;
     let signal = Rc::new(RefCell::new(None));
     let transport = Rc::new(CallTransport(signal.clone()));
-    let host = Rc::new(WebHost { approve: None });
+    let host = Rc::new(WebHost::default());
     let model = Rc::new(HttpModel::new(endpoint, transport, host));
     let function = Closure::<dyn FnMut(JsValue, JsValue) -> Promise>::new(
         move |messages: JsValue, options: JsValue| {

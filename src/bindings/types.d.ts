@@ -107,8 +107,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Aborting it pauses the run at the next pause point (before a model call or a tool call): it resolves with the unfinished trajectory (`stop` null), for `resume` or `next`. */
   pause?: AbortSignal;
-  /** Asked before each call of a tool with `needsApproval`; resolve true to run it. Without it, such calls are denied. */
-  approve?: (request: { tool: string; input: unknown }) => boolean | Promise<boolean>;
+  /** Asked before each call of a tool with `needsApproval`; resolve true to run it. Without it, such calls are denied. `server`: the URL of the MCP server the tool is one of (where the input goes), else null. */
+  approve?: (request: { tool: string; input: unknown; server: string | null }) => boolean | Promise<boolean>;
 }
 export type TaoEvent =
   | { type: "step"; index: number }

@@ -145,7 +145,7 @@ function apiRun(page, config, replies, { deny = [], abortAfterMs, task = "Go." }
         const trajectory = await agent.run(task, {
           signal,
           onEvent: (e) => events.push(JSON.stringify(e)),
-          approve: async ({ tool, input }) => (asked.push({ tool, input }), !deny.includes(tool)),
+          approve: async ({ tool, input, server }) => (asked.push({ tool, input, server }), !deny.includes(tool)),
         });
         return { tools, trajectory, events, asked, ms: performance.now() - started };
       } catch (e) {
@@ -195,6 +195,7 @@ describe("mcp", () => {
     // Asked before each call that ran or was denied; a repaired input was never asked about.
     assert.deepEqual(r.asked.map((a) => a.tool), ["get-sum", "get-tiny-image", "get-resource-reference", "echo"]);
     assert.deepEqual(r.asked[0].input, { a: 2, b: 3 });
+    assert.deepEqual(new Set(r.asked.map((a) => a.server)), new Set([servers.everything.url]), "each asks naming its server");
     // The prompt describes the server's tools in the format's words.
     const prompt = await page.evaluate((url) => {
       const agent = new window.tao.Agent({ mcp: [{ url, tools: ["get-sum"], approve: false }], replies: [] });
@@ -318,6 +319,9 @@ describe("mcp in the page", () => {
     await reply(page, step("capital", { country: "Japan" }));
     await page.waitForFunction(() => [...document.querySelectorAll('tao-trajectory [data-kind="observation"]')].some((n) => n.textContent.includes("Tokyo")));
     await reply(page, step("population", { city: "Tokyo" }));
+    // The question names the server the input goes to.
+    const question = page.locator('tao-trajectory [data-kind="approval"] .card-text');
+    assert.equal(await question.textContent(), `The agent wants to call population of the MCP server ${url} with this input. Run it?`);
     await page.locator('[data-approve="yes"]').click();
     await page.waitForFunction(() => [...document.querySelectorAll('tao-trajectory [data-kind="observation"]')].some((n) => n.textContent.includes("14.0 million")));
     await reply(page, "Thought: Tokyo has 14.0 million people.\nFinal Answer: 14.0 million");
