@@ -435,25 +435,28 @@ fn the_menu_lists_each_scenario_in_the_language_asked_for() {
     assert_eq!((names(&en), names(&zh)), (all.clone(), all));
 }
 
+/// The parts of a host with nothing of its own: no network, tools, model or tools' module.
+fn bare() -> tao_agent::settings::Parts {
+    tao_agent::settings::Parts {
+        host: Rc::new(NativeHost::default()),
+        transport: None,
+        tools: Vec::new(),
+        model: None,
+        elsewhere: None,
+    }
+}
+
 /// The shipped wasm carries no offline data (built without `bundled-data`): until the page
 /// loads it, a scenario or the offline `search` is a setting to fix, and the message says how,
 /// rather than an empty menu or a search that finds nothing. Once loaded, the scenario plays.
 #[test]
 fn without_the_offline_data_a_run_says_how_to_load_it() {
-    use tao_agent::settings::{Parts, Settings};
+    use tao_agent::settings::Settings;
     use tao_agent::tools::knowledge;
     // What the wasm starts with: nothing loaded (natively, in this test's thread only).
     scenarios::install("[]").unwrap();
     knowledge::install(r#"{"pages": []}"#).unwrap();
-    let agent = |settings: tao_agent::json::Value| {
-        Settings::from_json(&settings)?.agent(Parts {
-            host: Rc::new(NativeHost::default()),
-            transport: None,
-            tools: Vec::new(),
-            model: None,
-            elsewhere: None,
-        })
-    };
+    let agent = |settings: tao_agent::json::Value| Settings::from_json(&settings)?.agent(bare());
     let message = |settings| agent(settings).err().map(|e| e.message).unwrap_or_default();
     assert_eq!(
         message(json!({"scenario": "apple-ceo"})),
@@ -1238,17 +1241,9 @@ fn a_registered_spec_is_checked_and_listed_with_its_approval() {
 /// how to pick some of a server's tools (a new user tried `<tao-agent mcp=… tools="get-sum">`).
 #[test]
 fn an_unknown_tool_name_says_where_an_mcp_servers_tools_are_chosen() {
-    use tao_agent::settings::{Parts, Settings};
+    use tao_agent::settings::Settings;
     let message = |settings: tao_agent::json::Value| {
-        let built = Settings::from_json(&settings).and_then(|s| {
-            s.agent(Parts {
-                host: Rc::new(NativeHost::default()),
-                transport: None,
-                tools: Vec::new(),
-                model: None,
-                elsewhere: None,
-            })
-        });
+        let built = Settings::from_json(&settings).and_then(|s| s.agent(bare()));
         built.err().map(|e| e.message).unwrap_or_default()
     };
     let replies = ["Final Answer: 5"];
