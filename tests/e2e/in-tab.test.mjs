@@ -245,6 +245,7 @@ describe("the model in the tab (wllama, SmolLM2-135M)", { timeout: 600_000 }, ()
     assert.equal(await p.inputValue("#model"), model);
     await p.getByRole("button", { name: "Use model.gguf" }).waitFor();
     await p.getByRole("button", { name: "Delete model.gguf" }).waitFor();
+    await axe(p, "the Model panel with a kept model");
     await p.locator("[data-model-settings]").screenshot({ path: path.join(OUT, "in-tab-kept-1366-light-en.png") });
     assertClean(p);
     await p.context().close();
