@@ -183,6 +183,7 @@ export const zh = {
   "reason.idle": "–",
   "status.loading": "正在加载智能体……",
   "status.ready": "就绪。",
+  "status.linkWaits": "此链接设置了 {host} 上的 {model}。按“运行”之前不会发送任何内容。",
   "status.linkCopied": "分享链接已复制到剪贴板（地址栏中也有）。",
   "status.linkReady": "分享链接已写入地址栏。",
   "status.imported": "已导入 {name}",

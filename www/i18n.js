@@ -130,6 +130,7 @@ const en = {
   "reason.idle": "–",
   "status.loading": "Loading the agent…",
   "status.ready": "Ready.",
+  "status.linkWaits": "This link sets up {model} at {host}. Nothing is sent until you press Run.",
   "status.imported": "Imported {name}",
   "status.exported": "Saved trajectory.json",
   "status.nothingToExport": "Nothing to export yet: run a task or import a trajectory first.",

@@ -148,7 +148,14 @@ async function start() {
   document.body.dataset.ready = "true";
   pageTools.refreshModelView();
   offline.refresh();
-  if (query.autorun) {
+  if (query.autorun && provider.callsServer(controls.settings().provider)) {
+    // Set up, not started: Run sends it (see `callsServer`).
+    const { provider: name, baseUrl: given, model: chosen } = controls.settings();
+    const hints = state.providers.get(name);
+    const address = given || hints?.baseUrl || "";
+    const host = URL.canParse(address) ? new URL(address).host : address;
+    showStatus("status.linkWaits", { model: chosen || hints?.model || name, host });
+  } else if (query.autorun) {
     if (state.compare) state.compare.run(controls.settings());
     else if (controls.settings().stepMode) document.dispatchEvent(new CustomEvent("tao:step", { detail: controls.settings() }));
     else run.run(controls.settings());

@@ -28,6 +28,14 @@ const keyStore = {
   },
 };
 
+/**
+ * Whether `provider` sends the task (and the key, when one is filled in) to a server: every one but
+ * the offline model, You, the model in the tab and Chrome's own. A link may set such a run up but
+ * never start it (main.js): the base URL is the link's, and the key this device remembers would go
+ * there without the user's say.
+ */
+export const callsServer = (provider) => !["scripted", "human", "wllama", "chrome"].includes(provider);
+
 /** The model in the tab's part of the panel (in-tab.js), loaded when that provider is chosen. */
 let inTab = null;
 

@@ -5,6 +5,7 @@
 import { addWords } from "./i18n.js";
 import { state, toolsPanel, showStatus } from "./app.js";
 import { isShareable, wikiChosenByUser } from "./page-tools.js";
+import { callsServer } from "./provider.js";
 
 // Share's words in English, added to the page's dictionary when it first loads, so the first load
 // does not carry them (the Chinese ones are in i18n-zh.js, which a visit in Chinese loads).
@@ -50,7 +51,8 @@ export async function share(s) {
       if (field.value !== field.defaultValue) q.set(param, field.value);
     }
   }
-  q.set("autorun", "1");
+  // A run on a server is set up by the link, not started (main.js): its reader presses Run.
+  if (!callsServer(s.provider)) q.set("autorun", "1");
   const url = `${location.origin}${location.pathname}?${q}`;
   history.replaceState(null, "", url);
   try {

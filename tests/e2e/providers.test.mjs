@@ -262,15 +262,17 @@ describe("links", () => {
   it("the share link carries provider, base URL, model and format, never the key", async () => {
     const page = await openWith({ provider: "anthropic", model: "react-tools", format: "tools" });
     await page.click('button[data-action="share"]');
-    await page.waitForFunction(() => location.search.includes("autorun=1"));
+    await page.waitForFunction(() => location.search.includes("provider="));
     const url = new URL(page.url());
+    // A run on a server is set up by its link, never started by it.
+    assert.equal(url.searchParams.get("autorun"), null);
     assert.equal(url.searchParams.get("provider"), "anthropic");
     assert.equal(url.searchParams.get("base"), mock.url);
     assert.equal(url.searchParams.get("model"), "react-tools");
     assert.equal(url.searchParams.get("format"), "tools");
     assert.ok(!page.url().includes(CANARY));
     // Opening the link restores the settings (the key field stays empty: it was never in it).
-    const again = await openPage(env, { query: url.search.replace("autorun=1", "autorun=0") });
+    const again = await openPage(env, { query: url.search });
     assert.equal(await again.inputValue("#provider"), "anthropic");
     assert.equal(await again.inputValue("#baseUrl"), mock.url);
     assert.equal(await again.inputValue("#model"), "react-tools");
@@ -278,6 +280,27 @@ describe("links", () => {
     assert.equal(await again.inputValue("#apiKey"), "");
     await page.context().close();
     await again.context().close();
+  });
+
+  it("a link that names a server and autorun starts nothing: a remembered key is sent only at Run", async () => {
+    mock.reset();
+    const page = await openPage(env);
+    await page.evaluate((key) => localStorage.setItem("tao.apiKey.openai", key), CANARY);
+    // Anyone's link: this device's key would go to the base URL it names.
+    const q = new URLSearchParams({ scenario: "apple-ceo", provider: "openai", base: base("openai"), model: "react-mrkl", autorun: "1" });
+    await page.goto(`${env.url}?${q}&wiki=offline`);
+    await page.waitForSelector('body[data-ready="true"]');
+    const host = new URL(base("openai")).host;
+    assert.equal(await page.textContent("[data-status]"), `This link sets up react-mrkl at ${host}. Nothing is sent until you press Run.`);
+    assert.equal(await page.inputValue("#apiKey"), CANARY, "the remembered key is filled in");
+    await page.waitForTimeout(500);
+    assert.equal(mock.log.filter((r) => r.method === "POST").length, 0, "nothing reached the server");
+    assert.equal(await page.locator("tao-trajectory [data-step]").count(), 0, "no run began");
+    // Run is the user's say: then the key goes there.
+    const reason = await runAndWait(page);
+    assert.equal(reason, "answer", await errorText(page));
+    assert.ok(mock.log.some((r) => r.method === "POST"));
+    await page.context().close();
   });
 });
 
@@ -301,7 +324,7 @@ describe("keys", () => {
       const exported = fs.readFileSync(await download.path(), "utf8");
       assert.match(exported, /"answer"/);
       await page.click('button[data-action="share"]');
-      await page.waitForFunction(() => location.search.includes("autorun=1"));
+      await page.waitForFunction(() => location.search.includes("provider="));
       const artifacts = {
         export: exported,
         link: page.url(),
