@@ -55,7 +55,7 @@
 //! element asks, with its size; the download is drawn in the trajectory with Cancel.
 
 import init, { Agent, scenarios, loadOfflineData } from "./tao_agent.js";
-import { setLang, loadLang } from "./i18n.js";
+import { loadLang } from "./i18n.js";
 import { offlineLoader, offlineNeeds } from "./offline-data.js";
 import { drive, withAgent, free, humanModel, modelLabel, messageOf, failed } from "./drive.js";
 import { shadowSheet, themeOf } from "./styles.js";
@@ -351,7 +351,6 @@ export class TaoAgent extends ElementBase {
     if (typeof task === "string") box.value = task;
     task = box.value.trim();
     const view = this.#view();
-    setLang(this.#lang()); // the cards' words (one language per page: the last element's to run)
     this.#error("");
     let agent;
     try {
@@ -502,7 +501,7 @@ export class TaoAgent extends ElementBase {
 
   /** Puts the element's words in its language (the cards' words follow at the next draw). */
   #words() {
-    setLang(this.#lang());
+    this.#view().lang = this.#lang(); // the cards' words: the view draws in its own language
     this.#part("label").textContent = this.#say("task");
     this.#root.querySelector("[data-heading]").textContent = this.#say("trajectory");
     this.#part("task").placeholder = this.#say("placeholder");

@@ -21,7 +21,7 @@
 //! `adoptStyles`), with rules scoped to the view, in the light or dark `theme` its attribute
 //! names (`auto`, the default, follows the system).
 
-import { t } from "./i18n.js";
+import { t, lang, setLang } from "./i18n.js";
 import { el, taskCard, legend, setReady } from "./cards.js";
 import { Live } from "./live.js";
 import { drawTrajectory } from "./redraw.js";
@@ -59,6 +59,10 @@ export class TaoTrajectory extends ElementBase {
 
   /** The welcome text shown before anything has run. */
   showEmpty() {
+    this.#inLang(() => this.#drawEmpty());
+  }
+
+  #drawEmpty() {
     this.#reset();
     const box = el("div", { class: "empty", "data-kind": "empty" });
     box.append(el("p", { class: "empty-title" }, t("empty.title")));
@@ -72,26 +76,28 @@ export class TaoTrajectory extends ElementBase {
    * `data-live` (not `aria-busy`: that would hold a screen reader's news back until the end).
    */
   begin(task, meta = {}) {
-    this.#reset();
-    this.append(taskCard(task, meta));
-    this.toggleAttribute("data-live", true);
+    this.#inLang(() => {
+      this.#reset();
+      this.append(taskCard(task, meta));
+      this.toggleAttribute("data-live", true);
+    });
   }
 
   /** Takes one event from `agent.run(…, { onEvent })` and updates the live view. */
   handleEvent(ev) {
     if (!ev || typeof ev !== "object") return;
-    this.#live.take(ev);
+    this.#inLang(() => this.#live.take(ev));
     this.dispatchEvent(new CustomEvent("tao:trajectory-event", { bubbles: true, detail: ev }));
   }
 
   /** Asks the reader to approve a tool call (the `approve` option of `agent.run`); resolves true or false. */
   askApproval(request, signal) {
-    return studio().then((cards) => cards.askApproval(this.#live, request, signal));
+    return studio().then((cards) => this.#inLang(() => cards.askApproval(this.#live, request, signal)));
   }
 
   /** Asks the reader to play the model (You): resolves with the reply typed; `signal` aborting rejects. */
   askReply(messages, signal, hints) {
-    return studio().then((cards) => cards.askReply(this.#live, messages, signal, hints));
+    return studio().then((cards) => this.#inLang(() => cards.askReply(this.#live, messages, signal, hints)));
   }
 
   /**
@@ -104,7 +110,7 @@ export class TaoTrajectory extends ElementBase {
     const shown = this.#pauses;
     // Resolves once the card is drawn (unless the run went on meanwhile).
     return studio().then((cards) => {
-      if (shown === this.#pauses) this.append(cards.pauseCard(pause));
+      if (shown === this.#pauses) this.append(this.#inLang(() => cards.pauseCard(pause)));
     });
   }
 
@@ -129,7 +135,7 @@ export class TaoTrajectory extends ElementBase {
     requestAnimationFrame(() => requestAnimationFrame(() => this.removeAttribute("aria-live")));
     this.#reset();
     this.#trajectory = traj;
-    this.append(...drawTrajectory(traj, !live));
+    this.append(...this.#inLang(() => drawTrajectory(traj, !live)));
     // A run that goes on from here adds to these steps (a paused tool call, a fork).
     for (const block of this.querySelectorAll(":scope > [data-step]")) this.#live.adopt(block);
     this.dispatchEvent(new CustomEvent("tao:rendered", { bubbles: true, detail: { steps: (traj.steps ?? []).length } }));
@@ -148,6 +154,23 @@ export class TaoTrajectory extends ElementBase {
   continueFrom(traj) {
     this.render(traj, { live: true });
     this.toggleAttribute("data-live", true);
+  }
+
+  /**
+   * `draw()`, in the words of this view's `lang` attribute when it has one (`<tao-agent lang>`
+   * gives its view its own), else the page's: two elements on one page, in two languages, each
+   * draw in theirs, even while both run.
+   */
+  #inLang(draw) {
+    const own = this.getAttribute?.("lang");
+    if (!own || own === lang()) return draw();
+    const page = lang();
+    setLang(own);
+    try {
+      return draw();
+    } finally {
+      setLang(page);
+    }
   }
 
   #reset() {

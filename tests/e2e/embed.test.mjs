@@ -260,6 +260,11 @@ const PAGES = {
         return trajectory.answer;
       };
     </script>`,
+  // Two elements in two languages, running at once.
+  "two-langs.html": `<!doctype html><html lang="en"><meta charset="utf-8"><title>two languages</title>
+    <script type="module" src="dist/tao.js"></script>
+    <tao-agent id="en" scenario="apple-ceo"></tao-agent>
+    <tao-agent id="zh" scenario="apple-ceo" lang="zh"></tao-agent>`,
   // The element with a tool and a model of the page's own.
   "tool.html": `<!doctype html><meta charset="utf-8"><title>tool</title>
     <script type="module" src="dist/tao.js"></script>
@@ -335,6 +340,22 @@ describe("the package (dist/) in a page", () => {
     assert.equal(inside.trajectory, "answer");
     assert.ok(inside.kinds.includes("thought") && inside.kinds.includes("action") && inside.kinds.includes("observation"));
     assert.equal(inside.light, 0);
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+
+  it("two <tao-agent>s in English and Chinese, running at once, each draw their cards in their own language", async () => {
+    const page = await open(browser, server.url + "two-langs.html");
+    const labels = await page.evaluate(async () => {
+      await customElements.whenDefined("tao-agent");
+      const [en, zh] = [document.getElementById("en"), document.getElementById("zh")];
+      await Promise.all([en.run(), zh.run()]);
+      const words = (el) => Array.from(el.shadowRoot.querySelectorAll(".card-label, .step-title"), (n) => n.textContent.trim());
+      return { en: words(en), zh: words(zh) };
+    });
+    assert.ok(labels.en.includes("Thought") && labels.en.includes("Step 1"), `English: ${labels.en.join(", ")}`);
+    assert.ok(!labels.en.some((w) => /[\u4e00-\u9fff]/.test(w)), `no Chinese in the English element: ${labels.en.join(", ")}`);
+    assert.ok(labels.zh.includes("思考") && labels.zh.includes("第 1 步"), `Chinese: ${labels.zh.join(", ")}`);
     assert.deepEqual(page.problems, []);
     await page.context().close();
   });
