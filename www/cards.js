@@ -242,7 +242,7 @@ export function reasoningDetails(text, redacted = false) {
 
 /**
  * What the model said before a run ended without a usable step (a refusal, a reply cut at the
- * token limit, a stream that failed): shown open, since it is all the step has.
+ * token limit, a stream that failed or was stopped): shown open, since it is all the step has.
  */
 export function partialCard(reason, raw) {
   const box = card("partial", t(`card.partial.${reason}`));

@@ -141,6 +141,7 @@ export const zh = {
   "card.partial.refused": "模型的回复（拒绝回答）",
   "card.partial.truncated": "已收到的回复（在令牌上限处被截断）",
   "card.partial.error": "已收到的回复（运行失败）",
+  "card.partial.aborted": "已收到的回复（已停止）",
   "card.summary": "摘要",
   "card.reflection": "反思",
   "memo.covers": "第 1–{n} 步已压缩",

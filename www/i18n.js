@@ -94,6 +94,7 @@ const en = {
   "card.partial.refused": "The model's reply (refused)",
   "card.partial.truncated": "The reply so far (cut at the token limit)",
   "card.partial.error": "The reply so far (the run failed)",
+  "card.partial.aborted": "The reply so far (stopped)",
   "card.summary": "Summary",
   "card.reflection": "Reflection",
   "memo.covers": "Steps 1–{n} condensed",

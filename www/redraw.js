@@ -20,7 +20,8 @@ export function drawTrajectory(traj, editing) {
   const nodes = [cards.taskCard(traj.task, { model: traj.model, format: traj.react_format, lang: traj.lang })];
   const steps = traj.steps ?? [];
   for (const step of steps) {
-    // The last step of a run that failed, was refused or cut may hold only a partial reply.
+    // The last step of a run that failed, was refused, cut or stopped may hold only a partial
+    // reply: shown open, as it was seen while it streamed.
     nodes.push(stepBlock(step, editing, step === steps.at(-1) ? traj.stop : null));
     for (const memo of traj.memos ?? []) if (memo.after === step.index) nodes.push(cards.memoCard(memo));
   }
@@ -98,7 +99,7 @@ function stepBlock(step, editing = false, stop = null) {
   const said = stop?.message && `interrupted: ${stop.message}`;
   for (const note of step.notes ?? []) if (note !== said) body.append(cards.noteCard(note));
   const raw = calls.at(-1)?.raw ?? "";
-  const unfinished = !tools.length && !step.repair && !hasAnswer(step) && ["refused", "truncated", "error"].includes(stop?.reason);
+  const unfinished = !tools.length && !step.repair && !hasAnswer(step) && ["refused", "truncated", "error", "aborted"].includes(stop?.reason);
   if (raw && unfinished) body.append(cards.partialCard(stop.reason, raw));
   else if (raw) body.append(cards.rawDetails(raw));
   return block;

@@ -226,8 +226,8 @@ describe("stop", () => {
     await page.click('button[data-action="stop"]');
     assert.equal(await waitStopped(page, 5000), "aborted");
     assert.ok(Date.now() - t0 < 2000, "stopped at once, not at the end of the stream");
-    // What streamed before Stop is still on screen.
-    assert.match(await page.textContent("tao-trajectory [data-step='1']"), /Raw model output\s*Thou/);
+    // What streamed before Stop is still on screen, open, as it was seen.
+    assert.match(await page.textContent("tao-trajectory [data-step='1'] [data-kind='partial']"), /^The reply so far \(stopped\)Thou/);
     const post = mock.log.find((r) => r.method === "POST");
     await eventually(() => post.aborted, 5000, "the server saw the connection close");
     assert.equal(post.aborted, true, "the server saw the connection close");
