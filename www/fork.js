@@ -29,7 +29,7 @@ import { toolCalls } from "./step.js";
 addWords({
   en: {
     "fork.note.thought": "The thought was edited by hand for this fork.",
-    "fork.note.action": "The action was edited by hand for this fork; the tool ran again.",
+    "fork.note.action": "The action was edited by hand for this fork; what follows comes of the edited action.",
     "fork.note.observation": "The observation was edited by hand for this fork; the tool did not say this.",
     "fork.started": "Forked from step {n}: the original is kept.",
   },

@@ -307,7 +307,7 @@ export const zh = {
   "edit.label.input": "输入",
   "edit.badJson": "输入必须是 JSON，与工具原来的输入一样：",
   "fork.note.thought": "这条思考在分叉时被手动编辑过。",
-  "fork.note.action": "这个行动在分叉时被手动编辑过；工具重新运行了。",
+  "fork.note.action": "这个行动在分叉时被手动编辑过；后面的内容来自编辑后的行动。",
   "fork.note.observation": "这条观察在分叉时被手动编辑过；工具并没有这样说。",
   "fork.busy": "请等运行结束（或按停止）后再分叉。",
   "fork.started": "已从第 {n} 步分叉：原始轨迹保留。",

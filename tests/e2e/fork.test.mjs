@@ -294,6 +294,8 @@ describe("what an edit keeps", () => {
     assert.match(observation, /Ulm is a city/);
     assert.ok(!(await textsIn(branch(page, "original"), "observation")).some((o) => o.includes("Ulm is a city")));
     assert.match((await textsIn(fork, "answer"))[0], /Ulm in 1879/);
+    // The note claims nothing of the tool: an edited action may name none (and be repaired).
+    assert.equal(await fork.locator('[data-step="2"] [data-kind="note"]').textContent(), "The action was edited by hand for this fork; what follows comes of the edited action.");
     assertClean(page);
     await page.context().close();
   });
