@@ -36,6 +36,7 @@ export async function openCompare(modes) {
     single.hidden = true;
     single.after(box);
     state.compare = box;
+    controls.setComparing(true);
     button()?.setAttribute("aria-pressed", "true");
   }
   if (modes?.length) box.setModes(modes);
@@ -53,12 +54,14 @@ export function closeCompare() {
   if (single) single.hidden = false;
   single = null;
   button()?.setAttribute("aria-pressed", "false");
+  controls.setComparing(false);
   controls.setRunning(false);
 }
 
 export function install() {
   button()?.addEventListener("click", () => (box ? closeCompare() : openCompare()));
-  // Run (and Step: a comparison runs each column to its end) while comparing.
+  // Run while comparing (in step-by-step mode it says Step: a comparison runs each column to
+  // its end all the same; the Step button is off).
   for (const type of ["tao:run", "tao:step"]) {
     document.addEventListener(type, (e) => {
       if (box && state.tao) box.run(e.detail);

@@ -200,13 +200,14 @@ export class TaoControls extends HTMLElement {
     const before = this.hasAttribute("running") ? "running" : this.hasAttribute("paused") ? "paused" : "idle";
     const focus = document.activeElement;
     const ours = mode !== before && (!focus || focus === document.body || this.contains(focus));
+    const comparing = this.hasAttribute("comparing");
     const enable = {
       run: mode === "idle",
-      step: mode !== "running",
+      step: mode !== "running" && !comparing,
       pause: mode === "running",
       resume: mode === "paused",
       stop: mode !== "idle",
-      import: mode === "idle",
+      import: mode === "idle" && !comparing,
     };
     for (const [action, on] of Object.entries(enable)) this.#field(`[data-action="${action}"]`).disabled = !on;
     this.toggleAttribute("running", mode === "running");
@@ -215,10 +216,20 @@ export class TaoControls extends HTMLElement {
     if (ours) this.#field(`[data-action="${next}"]`).focus({ preventScroll: true });
   }
 
+  /**
+   * While the compare view shows (`on`), Step, Export and Import are off: a comparison runs each
+   * column to its end, and the single trajectory they act on is hidden.
+   */
+  setComparing(on) {
+    this.toggleAttribute("comparing", on);
+    this.#field('[data-action="export"]').disabled = on;
+    this.setRunning(this.hasAttribute("running") ? "running" : this.hasAttribute("paused") ? "paused" : "idle");
+  }
+
   /** Enables the buttons once the agent has loaded. */
   setReady(ready) {
     for (const b of this.querySelectorAll("button")) b.disabled = !ready;
-    if (ready) this.setRunning(false);
+    if (ready) this.setComparing(this.hasAttribute("comparing"));
   }
 }
 

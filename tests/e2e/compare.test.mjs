@@ -146,6 +146,9 @@ describe("compare view", () => {
     await page.getByRole("button", { name: "Run", exact: true }).click();
     await waitCompared(page);
     assert.equal(await column(page, "react").getAttribute("data-em"), "1");
+    // Step, Export and Import act on the single trajectory, hidden while comparing: off.
+    const off = () => page.evaluate(() => ["step", "export", "import"].map((a) => document.querySelector(`[data-action="${a}"]`).disabled));
+    assert.deepEqual(await off(), [true, true, true]);
     // Share writes the modes shown into the link.
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
     await page.getByRole("button", { name: "Share" }).click();
@@ -156,6 +159,7 @@ describe("compare view", () => {
     assert.equal(await page.locator("tao-compare").count(), 0);
     assert.equal(await page.locator("main > tao-trajectory").isVisible(), true);
     assert.equal(await button.getAttribute("aria-pressed"), "false");
+    assert.deepEqual(await off(), [false, false, false]);
     assertClean(page);
     await page.context().close();
   });
