@@ -51,8 +51,20 @@ scripts/minify.sh --keep-names $(printf 'dist/%s ' tao.js tao-node.js tao-agent.
 # The element's styles as a module too (styles.js adopts them): they come with its code, where a <link> came after its first paint.
 node -e 'const fs = require("fs"); fs.writeFileSync("dist/tao-agent-css.js", `export default ${JSON.stringify(fs.readFileSync("dist/tao-agent.css", "utf8"))};\n`)'
 cp embed/README.md dist/README.md
-# The API's reference beside it: its links to the repository's other docs become their words.
-sed -E -e 's|\[embed/README\.md\]\(\.\./embed/README\.md\)|[README.md](README.md)|g' -e 's/\[([^]]+)\]\([a-z-]+\.md(#[a-z-]*)?\)/\1/g' docs/api.md > dist/api.md
+# The API's reference beside it, as an embedder reads it: the package has none of the
+# repository's other docs, so the pointers to them go ("(models.md)", "See tools.md."), other
+# links become their words, and the declarations are named as the package has them.
+perl -0pe '
+  s|\[embed/README\.md\]\(\.\./embed/README\.md\)|[README.md](README.md)|g;
+  s/\s*See \[[a-z-]+\.md\]\([a-z-]+\.md(#[a-z-]*)?\)\.//g;
+  s/\s*\(\[[a-z-]+\.md\]\([a-z-]+\.md(#[a-z-]*)?\)\)//g;
+  s/\[([^]]+)\]\([a-z-]+\.md(#[a-z-]*)?\)/$1/g;
+  s/`dist\/tao\.d\.ts` \(written\s+by `make dist`[^)]*\); `make test` checks them with/`tao.d.ts`, checked with/;
+' docs/api.md > dist/api.md
+if grep -nE '\.md\b' dist/api.md | grep -v 'README\.md' || grep -nE 'make dist|src/' dist/api.md; then
+  echo "dist: api.md still points into the repository (above)" >&2
+  exit 1
+fi
 cat > dist/package.json <<JSON
 {
   "name": "tao-agent",
