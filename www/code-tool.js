@@ -129,30 +129,21 @@ export async function runCode(code, { timeoutMs = DEFAULT_TIMEOUT_MS, harden = t
  * The tool for the agent: a name, a description, a JSON-Schema and a function that turns a run
  * into an observation the model can read (and the chart the code plotted, as `picture`).
  * `files()` gives the files the code may read (name → text), asked afresh at each call and
- * named in the description, so the model knows what it can open.
+ * named in the description, so the model knows what it can open. `lang()` is the language the
+ * model is told it in ("en" or "zh"), asked afresh too: a Chinese prompt describes it in Chinese.
  */
-export function codeTool({ timeoutMs = DEFAULT_TIMEOUT_MS, files = () => ({}) } = {}) {
+export function codeTool({ timeoutMs = DEFAULT_TIMEOUT_MS, files = () => ({}), lang = () => "en" } = {}) {
   return {
     get spec() {
       return {
         name: "run_js",
-        description:
-          "Runs JavaScript in an isolated sandbox and returns what it printed with console.log, " +
-          "then `=> ` and the value of the last expression (a Promise is awaited). Use it to " +
-          "compute, parse or check things exactly. Standard JS only: there is no DOM, no network " +
-          "(fetch and the like fail), no storage and no modules. No top-level await: end with an " +
-          "async function call instead, e.g. (async () => { ...; return x })(). Each call starts " +
-          `fresh (nothing is kept between calls) and is stopped after ${timeoutMs} ms. ` +
-          `Files the user attached are in \`files\`, an object of file name to text (${fileList(files)}). ` +
-          "To draw a chart for the user, call plot({x, y, kind, title}) once: x (numbers or texts) " +
-          `and y (numbers) of the same length, at most ${MAX_POINTS} points, kind "line" (the ` +
-          'default) or "scatter"; the user sees the chart, and you read one line saying what was plotted.',
+        description: lang() === "zh" ? chineseDescription(timeoutMs, files) : englishDescription(timeoutMs, files),
         parameters: {
           type: "object",
           properties: {
             code: {
               type: "string",
-              description: "The JavaScript to run; its last expression is the result.",
+              description: lang() === "zh" ? "要运行的 JavaScript；它的最后一个表达式就是结果。" : "The JavaScript to run; its last expression is the result.",
             },
           },
           required: ["code"],
@@ -169,15 +160,48 @@ export function codeTool({ timeoutMs = DEFAULT_TIMEOUT_MS, files = () => ({}) } 
   };
 }
 
+/** What the model is told of run_js, in English. */
+function englishDescription(timeoutMs, files) {
+  return (
+    "Runs JavaScript in an isolated sandbox and returns what it printed with console.log, " +
+    "then `=> ` and the value of the last expression (a Promise is awaited). Use it to " +
+    "compute, parse or check things exactly. Standard JS only: there is no DOM, no network " +
+    "(fetch and the like fail), no storage and no modules. No top-level await: end with an " +
+    "async function call instead, e.g. (async () => { ...; return x })(). Each call starts " +
+    `fresh (nothing is kept between calls) and is stopped after ${timeoutMs} ms. ` +
+    `Files the user attached are in \`files\`, an object of file name to text (${fileList(files)}). ` +
+    "To draw a chart for the user, call plot({x, y, kind, title}) once: x (numbers or texts) " +
+    `and y (numbers) of the same length, at most ${MAX_POINTS} points, kind "line" (the ` +
+    'default) or "scatter"; the user sees the chart, and you read one line saying what was plotted.'
+  );
+}
+
+/** The same, in Chinese. */
+function chineseDescription(timeoutMs, files) {
+  const names = fileNames(files);
+  return (
+    "在隔离的沙箱中运行 JavaScript，返回它用 console.log 打印的内容，然后是 `=> ` 和最后一个表达式的值" +
+    "（Promise 会被等待）。用它来精确地计算、解析或核对。只有标准 JS：没有 DOM，没有网络（fetch 之类会失败），" +
+    "没有存储，也没有模块。不能在顶层使用 await：改为以一个异步函数调用结尾，例如 (async () => { ...; return x })()。" +
+    `每次调用都从头开始（调用之间不保留任何东西），${timeoutMs} 毫秒后被停止。` +
+    `用户附加的文件在 \`files\` 中，一个从文件名到文本的对象（${names.length ? `现有：${names.join("、")}` : "现在没有"}）。` +
+    "要为用户画图，调用一次 plot({x, y, kind, title})：x（数字或文本）和 y（数字）长度相同，" +
+    `最多 ${MAX_POINTS} 个点，kind 为 "line"（默认）或 "scatter"；用户会看到图表，你会读到一行说明画了什么。`
+  );
+}
+
 /** The files' names for the description: `now: prices.csv, notes.txt`, or that there are none. */
 function fileList(files) {
-  let names = [];
-  try {
-    names = Object.keys(files() ?? {});
-  } catch {
-    // A files function that fails to list gives the model no names: it can still look.
-  }
+  const names = fileNames(files);
   return names.length ? `now: ${names.join(", ")}` : "none now";
+}
+
+function fileNames(files) {
+  try {
+    return Object.keys(files() ?? {});
+  } catch {
+    return []; // a files function that fails to list gives the model no names: it can still look
+  }
 }
 
 /**

@@ -16,7 +16,7 @@ const dataFiles = () => (filesModule ??= import("./data-files.js"));
 const PAGE_TOOLS = {
   run_js: async () => {
     const [{ codeTool }, { currentFiles }] = await Promise.all([import("./code-tool.js"), dataFiles()]);
-    return codeTool({ files: currentFiles });
+    return codeTool({ files: currentFiles, lang: () => controls.settings().lang });
   },
   wordcount: () => wasmExample("wordcount"),
   units: () => wasmExample("units"),
@@ -32,7 +32,8 @@ let wikiChosenByPage = true;
 
 async function wasmExample(name) {
   const { wasmTool, EXAMPLE_TOOLS } = await import("./wasm-tool.js");
-  return wasmTool(EXAMPLE_TOOLS.find((tool) => tool.name === name));
+  const example = EXAMPLE_TOOLS.find((tool) => tool.name === name);
+  return { ...(await wasmTool(example)), zh: example.zh };
 }
 
 /** `{spec, fn}` of a page tool or an added one, made once. */
@@ -82,6 +83,8 @@ async function registerPageTools(agent, panel) {
     if (name === "run_js" && settings.provider === "scripted") await (await dataFiles()).addSample(settings.scenario);
     const tool = await pageTool(name);
     const spec = { ...tool.spec };
+    // A Chinese prompt describes an example tool in Chinese (run_js says its own: `lang`).
+    if (settings.lang === "zh" && tool.zh) spec.description = tool.zh;
     if (name === "run_js") spec.needsApproval = panel.approveCode;
     agent.registerTool(spec, tool.fn);
   }

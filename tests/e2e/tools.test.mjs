@@ -97,6 +97,20 @@ describe("tools", () => {
     await page.context().close();
   });
 
+  it("a Chinese prompt describes the page's tools (run_js, units, wordcount) in Chinese", async () => {
+    const page = await openPage(env, { query: "?lang=zh&scenario=units&tools=units,wordcount,run_js" });
+    await page.click("[data-tools-panel] > summary");
+    await page.click(".model-view > summary");
+    await page.waitForFunction(() => /run_js/.test(document.querySelector("[data-model-view]")?.textContent ?? ""));
+    const told = await page.textContent("[data-model-view]");
+    assert.match(told, /units: 在长度、质量、温度、体积或时间的单位之间换算一个量/);
+    assert.match(told, /wordcount: 统计一段文本的词数、行数和字符数。/);
+    assert.match(told, /run_js: 在隔离的沙箱中运行 JavaScript/);
+    assert.doesNotMatch(told, /Converts a quantity|Counts the words|Runs JavaScript in an isolated sandbox/);
+    assert.deepEqual(page.problems.errors, []);
+    await page.context().close();
+  });
+
   it("approval: run_js waits for the user; Approve runs the code, Deny becomes the observation", async () => {
     const page = await openPage(env, { query: "?scenario=code&delay=0&lang=en" });
     await run(page);
