@@ -62,6 +62,35 @@ import { shadowSheet, themeOf } from "./styles.js";
 import { packaged } from "./packaged.js";
 import { chromeConfig } from "./chrome.js";
 
+/**
+ * The tools the demo page adds in JS, which three scenarios use (`code` and `stock-chart`:
+ * run_js; `units`), made from the package's own files when a run names one that the page did
+ * not register, and loaded then. A tool's description is in the run's language.
+ */
+const OWN_TOOLS = {
+  run_js: async ({ scenario, lang }) => {
+    const { codeTool } = await import("./code-tool.js");
+    // stock-chart reads its sample file, as on the demo page.
+    const sample = scenario === "stock-chart" ? packaged(new URL("./samples/stock_prices.csv", import.meta.url)) : null;
+    const files = sample ? { "stock_prices.csv": await fetch(sample).then((r) => r.text()) } : {};
+    return codeTool({ files: () => files, lang: () => lang ?? "en" });
+  },
+  units: (config) => exampleTool("units", config),
+  wordcount: (config) => exampleTool("wordcount", config),
+};
+
+async function exampleTool(name, { lang }) {
+  const { wasmTool, EXAMPLE_TOOLS } = await import("./wasm-tool.js");
+  const example = EXAMPLE_TOOLS.find((tool) => tool.name === name);
+  return wasmTool(lang === "zh" ? { ...example, description: example.zh } : example);
+}
+
+/** The tools a run with `config` names: its `tools`, else its scenario's. */
+function runTools(config) {
+  if (config.tools) return config.tools;
+  return scenarios(config.lang ?? "en").find((s) => s.name === config.scenario)?.tools ?? [];
+}
+
 /** The element's own words; the cards' words come from the demo page's `i18n.js`. */
 const WORDS = {
   en: {
@@ -362,6 +391,12 @@ export class TaoAgent extends ElementBase {
       throw this.#fail(e);
     }
     try {
+      // The tools the demo page adds in JS that the run names and the page did not register.
+      const registered = new Set(this.#tools.map(({ spec }) => spec.name));
+      for (const name of runTools(config).filter((n) => OWN_TOOLS[n] && !registered.has(n))) {
+        const { spec, fn } = await OWN_TOOLS[name](config);
+        agent.registerTool(spec, fn);
+      }
       // The page's own tools (WebMCP), where the page asks for them: webmcp.js, loaded then.
       if (this.hasAttribute("webmcp")) await (await import("./webmcp.js")).registerPageTools(agent);
     } catch (e) {

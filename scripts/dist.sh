@@ -18,6 +18,9 @@
 #   i18n-zh.js                words in Chinese, loaded only by an element that speaks Chinese
 #   chart.js, picture.js      a tool's chart, drawn in its observation (loaded with the first one)
 #   wasm-tool.js, sandbox*.js, tao_sandbox*   sandboxed wasm tools, loaded only when one is made
+#   code-tool.js, tools/, samples/   the demo page's own tools (run_js; the example wasm tools
+#                             units and wordcount) and run_js's sample file, which the element
+#                             makes when a run names one (the scenarios code, stock-chart, units)
 #   webmcp.js                 the host page's WebMCP tools, loaded only by <tao-agent webmcp>
 #   data/scenarios.json, data/knowledge.json, data/zh.json  the offline data (the scenarios,
 #                             the offline search's pages, the Chinese prompts), not in the
@@ -35,19 +38,23 @@ rm -rf dist
 mkdir -p dist
 cp pkg/tao_agent.js pkg/tao_agent_bg.wasm pkg/tao_net.js pkg/tao_net_bg.wasm pkg/tao_tools.js pkg/tao_tools_bg.wasm pkg/tao_sandbox.js pkg/tao_sandbox_bg.wasm pkg/tao_wllama.js dist/
 cp -r pkg/data dist/data
+cp -r pkg/tools dist/tools
+mkdir -p dist/samples && cp www/samples/stock_prices.csv dist/samples/
 cp -r pkg/wllama dist/wllama
 # The page's modules the element uses (editor.js loads only at the first Edit, markdown.js when a run begins, download-card.js at a model's first download, studio-cards.js at a run's first question to the reader).
 view="trajectory.js cards.js live.js redraw.js step.js drive.js offline-data.js packaged.js"
 later="editor.js markdown.js download-card.js studio-cards.js"
-cp embed/tao.js embed/tao-node.js embed/tao-agent.js embed/styles.js www/chrome.js www/chrome-model.js $(printf 'www/%s ' $view $later) www/i18n.js www/i18n-zh.js www/chart.js www/picture.js www/wasm-tool.js www/sandbox.js www/webmcp.js dist/
+cp embed/tao.js embed/tao-node.js embed/tao-agent.js embed/styles.js www/chrome.js www/chrome-model.js $(printf 'www/%s ' $view $later) www/i18n.js www/i18n-zh.js www/chart.js www/picture.js www/code-tool.js www/sandbox.js www/webmcp.js dist/
 sed 's#"\.\./pkg/tao_sandbox\.js"#"./tao_sandbox.js"#' www/sandbox-worker.js > dist/sandbox-worker.js
 grep -q '"./tao_sandbox.js"' dist/sandbox-worker.js || { echo "dist: sandbox-worker.js path not rewritten" >&2; exit 1; }
+sed 's#"\.\./pkg/tools/#"./tools/#' www/wasm-tool.js > dist/wasm-tool.js
+grep -q '"./tools/units.wasm"' dist/wasm-tool.js || { echo "dist: wasm-tool.js paths not rewritten" >&2; exit 1; }
 cat www/style.css embed/tao-agent.css > dist/tao-agent.css
 cat src/bindings/types.d.ts embed/tao.d.ts > dist/tao.d.ts
 # The page's code and styles, minified as the glue is (scripts/minify.sh; the names kept): what a
 # site serves is smaller by a third, and the readable sources stay in www/ and embed/.
 scripts/minify.sh --keep-names $(printf 'dist/%s ' tao.js tao-node.js tao-agent.js styles.js chrome.js chrome-model.js $view $later i18n.js i18n-zh.js chart.js \
-  picture.js wasm-tool.js sandbox.js sandbox-worker.js tao-agent.css)
+  picture.js code-tool.js wasm-tool.js sandbox.js sandbox-worker.js tao-agent.css)
 # The element's styles as a module too (styles.js adopts them): they come with its code, where a <link> came after its first paint.
 node -e 'const fs = require("fs"); fs.writeFileSync("dist/tao-agent-css.js", `export default ${JSON.stringify(fs.readFileSync("dist/tao-agent.css", "utf8"))};\n`)'
 cp embed/README.md dist/README.md
@@ -79,6 +86,7 @@ cat > dist/package.json <<JSON
     "./tao-agent.css": "./tao-agent.css",
     "./tao_agent_bg.wasm": "./tao_agent_bg.wasm",
     "./wasm-tool": "./wasm-tool.js",
+    "./code-tool": "./code-tool.js",
     "./data/*": "./data/*",
     "./package.json": "./package.json"
   },
@@ -87,7 +95,8 @@ cat > dist/package.json <<JSON
     "tao.js", "tao-node.js", "tao.d.ts", "chrome.js", "chrome-model.js", "tao_agent.js", "tao_agent_bg.wasm", "tao_net.js", "tao_net_bg.wasm",
     "tao_tools.js", "tao_tools_bg.wasm", "tao_wllama.js", "wllama/index.js", "wllama/wllama.wasm", "wllama/LICENCE",
     "tao-agent.js", "tao-agent.css", "styles.js", "tao-agent-css.js", "markdown.js",
-    "trajectory.js", "cards.js", "live.js", "redraw.js", "studio-cards.js", "editor.js", "download-card.js", "step.js", "drive.js", "offline-data.js", "packaged.js", "i18n.js", "i18n-zh.js", "chart.js", "picture.js", "wasm-tool.js", "sandbox.js", "sandbox-worker.js", "webmcp.js",
+    "trajectory.js", "cards.js", "live.js", "redraw.js", "studio-cards.js", "editor.js", "download-card.js", "step.js", "drive.js", "offline-data.js", "packaged.js", "i18n.js", "i18n-zh.js", "chart.js", "picture.js", "code-tool.js", "wasm-tool.js", "sandbox.js", "sandbox-worker.js", "webmcp.js",
+    "tools/units.wasm", "tools/wordcount.wasm", "samples/stock_prices.csv",
     "tao_sandbox.js", "tao_sandbox_bg.wasm", "data/scenarios.json", "data/knowledge.json", "data/zh.json", "README.md", "api.md"
   ]
 }

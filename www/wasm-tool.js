@@ -8,7 +8,7 @@
 //
 //   import { wasmTool } from "./www/wasm-tool.js";
 //   const units = await wasmTool({ name: "units", description: "Converts units, e.g. 10 km to mi.",
-//                                  url: "pkg/tools/units.wasm" });
+//                                  url: new URL("../pkg/tools/units.wasm", import.meta.url) });
 //   agent.registerTool(units.spec, units.fn);
 
 import { inspectWasmTool, runWasmTool, DEFAULT_TIMEOUT_MS } from "./sandbox.js";
@@ -40,16 +40,22 @@ export async function wasmTool({ name, description, parameters, bytes, url, limi
   return { spec, fn, info };
 }
 
-/** The example tools built from tools-wasm/ (scripts/build-sandbox.sh puts them in pkg/tools/). */
+/**
+ * The example tools built from tools-wasm/ (scripts/build-sandbox.sh puts them in pkg/tools/;
+ * the package has them in tools/), each described in English and, for a prompt in Chinese, in
+ * Chinese (`zh`).
+ */
 export const EXAMPLE_TOOLS = [
   {
     name: "wordcount",
     description: "Counts the words, lines and characters of a text.",
-    url: "pkg/tools/wordcount.wasm",
+    zh: "统计一段文本的词数、行数和字符数。",
+    url: new URL("../pkg/tools/wordcount.wasm", import.meta.url),
   },
   {
     name: "units",
     description: "Converts a quantity between units of length, mass, temperature, volume or time, e.g. \"10 km to mi\" or \"72 F to C\".",
-    url: "pkg/tools/units.wasm",
+    zh: "在长度、质量、温度、体积或时间的单位之间换算一个量，例如 \"10 km to mi\" 或 \"72 F to C\"。",
+    url: new URL("../pkg/tools/units.wasm", import.meta.url),
   },
 ];

@@ -265,6 +265,12 @@ const PAGES = {
     <script type="module" src="dist/tao.js"></script>
     <tao-agent id="en" scenario="apple-ceo"></tao-agent>
     <tao-agent id="zh" scenario="apple-ceo" lang="zh"></tao-agent>`,
+  // The scenarios whose tools the demo page adds in JS (run_js, units), in the element.
+  "page-tools.html": `<!doctype html><html lang="en"><meta charset="utf-8"><title>page tools</title>
+    <script type="module" src="dist/tao.js"></script>
+    <tao-agent scenario="code"></tao-agent>
+    <tao-agent scenario="stock-chart"></tao-agent>
+    <tao-agent scenario="units" lang="zh"></tao-agent>`,
   // The element with a tool and a model of the page's own.
   "tool.html": `<!doctype html><meta charset="utf-8"><title>tool</title>
     <script type="module" src="dist/tao.js"></script>
@@ -356,6 +362,30 @@ describe("the package (dist/) in a page", () => {
     assert.ok(labels.en.includes("Thought") && labels.en.includes("Step 1"), `English: ${labels.en.join(", ")}`);
     assert.ok(!labels.en.some((w) => /[\u4e00-\u9fff]/.test(w)), `no Chinese in the English element: ${labels.en.join(", ")}`);
     assert.ok(labels.zh.includes("思考") && labels.zh.includes("第 1 步"), `Chinese: ${labels.zh.join(", ")}`);
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+
+  it("<tao-agent> runs the scenarios whose tools the demo page adds (run_js, units), from the package's files", async () => {
+    const page = await open(browser, server.url + "page-tools.html");
+    const runs = await page.evaluate(async () => {
+      await customElements.whenDefined("tao-agent");
+      const elements = [...document.querySelectorAll("tao-agent")];
+      const done = await Promise.all(elements.map((el) => el.run()));
+      return done.map((t, k) => ({
+        stop: t.stop?.reason,
+        answer: t.answer,
+        tools: t.steps.flatMap((s) => s.tool_calls.map((c) => c.action.tool)),
+        observations: t.steps.flatMap((s) => s.tool_calls.map((c) => c.observation)).join("\n"),
+      }));
+    });
+    const [code, chart, units] = runs;
+    assert.deepEqual([code.stop, chart.stop, units.stop], ["answer", "answer", "answer"], JSON.stringify(runs));
+    assert.match(code.answer, /2397|2,397/);
+    assert.ok(code.tools.includes("run_js") && chart.tools.includes("run_js") && units.tools.includes("units"));
+    // stock-chart read its sample file and drew the chart its code plotted.
+    assert.match(chart.observations, /Plotted a line chart/, chart.observations);
+    await page.waitForFunction(() => document.querySelectorAll("tao-agent")[1].shadowRoot.querySelector("[data-chart] svg"));
     assert.deepEqual(page.problems, []);
     await page.context().close();
   });
