@@ -73,7 +73,9 @@ function sayFooter(provider) {
 export const chromeOffered = (async () => {
   const api = globalThis.LanguageModel;
   if (typeof api?.create !== "function") return false;
-  const availability = await api.availability().catch(() => "unavailable");
+  // Asked with the language of its replies, which Chrome otherwise warns of at every load.
+  const english = [{ type: "text", languages: ["en"] }];
+  const availability = await api.availability({ expectedInputs: english, expectedOutputs: english }).catch(() => "unavailable");
   if (availability === "unavailable") return false;
   const option = document.createElement("option");
   option.value = "chrome";
