@@ -139,9 +139,10 @@ async function start() {
   controls.apply({ tokenBudget: query.tokenBudget, timeBudget: query.timeBudget, memoryTokens: query.memoryTokens, reflectEvery: query.reflectEvery });
   if (query.provider === "chrome") await provider.chromeOffered;
   controls.apply({ provider: query.provider });
-  provider.useProvider(controls.settings().provider);
+  // The link's server first: a remembered key is filled in only for its own (provider.js).
   const { baseUrl, model, maxTokens, firstByteTimeout, idleTimeout } = query;
   controls.apply({ baseUrl, model, maxTokens, firstByteTimeout, idleTimeout });
+  await provider.useProvider(controls.settings().provider);
   if (query.compare) await compare.openCompare(query.compare);
   controls.setReady(true);
   showStatus("status.ready");

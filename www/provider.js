@@ -1,38 +1,18 @@
 //! The Model settings: each provider's defaults (from the wasm's `providers()`, never copied
-//! here) shown as the fields' hints, the API key's opt-in storage, and the way in to Test
+//! here) shown as the fields' hints, the remembered API keys (`keys.js`), and the way in to Test
 //! connection (`connection.js`).
 
 import { t } from "./i18n.js";
 import { state, controls, messageOf } from "./app.js";
 
-/**
- * The key lives in the form (memory) only. "Remember on this device" is an explicit opt-in that
- * copies it to localStorage, one entry per provider; unticking it deletes the entry.
- */
-const keyStore = {
-  name: (provider) => `tao.apiKey.${provider}`,
-  load(provider) {
-    try {
-      return localStorage.getItem(this.name(provider));
-    } catch {
-      return null; // storage disabled: nothing remembered
-    }
-  },
-  save(provider, key, remember) {
-    try {
-      if (remember && key) localStorage.setItem(this.name(provider), key);
-      else localStorage.removeItem(this.name(provider));
-    } catch {
-      /* storage disabled: the key stays in memory only */
-    }
-  },
-};
+/** The remembered keys' code (keys.js), loaded when a provider that calls a server is first chosen. */
+let keyCode = null;
+const keys = () => (keyCode ??= import("./keys.js"));
 
 /**
  * Whether `provider` sends the task (and the key, when one is filled in) to a server: every one but
  * the offline model, You, the model in the tab and Chrome's own. A link may set such a run up but
- * never start it (main.js): the base URL is the link's, and the key this device remembers would go
- * there without the user's say.
+ * never start it (main.js): the server is the link's choice, the Run the reader's.
  */
 export const callsServer = (provider) => !["scripted", "human", "wllama", "chrome"].includes(provider);
 
@@ -53,8 +33,7 @@ export function useProvider(provider) {
   if (!hints) return;
   document.querySelector("#baseUrl").placeholder = hints.baseUrl;
   document.querySelector("#model").placeholder = hints.model;
-  const saved = keyStore.load(provider);
-  controls.apply({ apiKey: saved ?? "", remember: saved !== null });
+  return keys().then((part) => part.fillKey(provider));
 }
 
 /** The footer says what is true of the model chosen: offline, You, or a provider called from here. */
@@ -91,7 +70,16 @@ export function install() {
     controls.setConnection("");
   });
 
-  document.addEventListener("tao:key", (e) => keyStore.save(e.detail.provider, e.detail.apiKey, e.detail.remember));
+  document.addEventListener("tao:key", (e) => {
+    const { provider, apiKey, remember } = e.detail;
+    const base = controls.settings().baseUrl;
+    keys().then((part) => part.keyStore.save(provider, apiKey, remember, base));
+  });
+  // A Base URL typed in that is the remembered key's server brings the key.
+  document.querySelector("#baseUrl")?.addEventListener("change", () => {
+    const { provider, apiKey } = controls.settings();
+    if (!apiKey && callsServer(provider)) keys().then((part) => part.fillKey(provider));
+  });
 
   // Test connection's code comes with the first test (connection.js).
   document.addEventListener("tao:test", (e) => {

@@ -282,24 +282,35 @@ describe("links", () => {
     await again.context().close();
   });
 
-  it("a link that names a server and autorun starts nothing: a remembered key is sent only at Run", async () => {
+  it("a link that names a server starts nothing, and a key remembered for another server stays out", async () => {
     mock.reset();
     const page = await openPage(env);
-    await page.evaluate((key) => localStorage.setItem("tao.apiKey.openai", key), CANARY);
-    // Anyone's link: this device's key would go to the base URL it names.
+    // The reader's own server, with its key remembered.
+    const own = "http://127.0.0.1:9/v1";
+    await page.evaluate(([key, own]) => (localStorage.setItem("tao.apiKey.openai", key), localStorage.setItem("tao.apiKey.openai.for", own)), [CANARY, own]);
+    // Anyone's link, naming another server.
     const q = new URLSearchParams({ scenario: "apple-ceo", provider: "openai", base: base("openai"), model: "react-mrkl", autorun: "1" });
     await page.goto(`${env.url}?${q}&wiki=offline`);
     await page.waitForSelector('body[data-ready="true"]');
     const host = new URL(base("openai")).host;
     assert.equal(await page.textContent("[data-status]"), `This link sets up react-mrkl at ${host}. Nothing is sent until you press Run.`);
-    assert.equal(await page.inputValue("#apiKey"), CANARY, "the remembered key is filled in");
+    assert.equal(await page.inputValue("#apiKey"), "", "the key is not filled in for the link's server");
+    assert.equal(await page.isChecked("[data-remember]"), false);
     await page.waitForTimeout(500);
     assert.equal(mock.log.filter((r) => r.method === "POST").length, 0, "nothing reached the server");
     assert.equal(await page.locator("tao-trajectory [data-step]").count(), 0, "no run began");
-    // Run is the user's say: then the key goes there.
-    const reason = await runAndWait(page);
-    assert.equal(reason, "answer", await errorText(page));
-    assert.ok(mock.log.some((r) => r.method === "POST"));
+    // Run sends the key the reader types, never the remembered one.
+    await page.fill("#apiKey", "sk-typed-for-this-server");
+    assert.equal(await runAndWait(page), "answer", await errorText(page));
+    const posts = mock.log.filter((r) => r.method === "POST");
+    assert.ok(posts.length > 0);
+    assert.ok(posts.every((r) => !JSON.stringify(r.headers).includes(CANARY)), "the remembered key never went there");
+    assert.equal(await page.evaluate(() => localStorage.getItem("tao.apiKey.openai")), CANARY, "the remembered key is kept");
+    // Without a link's server, the page is set to the remembered one, key and all.
+    await page.goto(`${env.url}?provider=openai&wiki=offline`);
+    await page.waitForSelector('body[data-ready="true"]');
+    assert.equal(await page.inputValue("#baseUrl"), own);
+    assert.equal(await page.inputValue("#apiKey"), CANARY);
     await page.context().close();
   });
 });
