@@ -51,6 +51,7 @@ sed 's#"\.\./pkg/tools/#"./tools/#' www/wasm-tool.js > dist/wasm-tool.js
 grep -q '"./tools/units.wasm"' dist/wasm-tool.js || { echo "dist: wasm-tool.js paths not rewritten" >&2; exit 1; }
 cat www/style.css embed/tao-agent.css > dist/tao-agent.css
 cat src/bindings/types.d.ts embed/tao.d.ts > dist/tao.d.ts
+cp embed/code-tool.d.ts embed/wasm-tool.d.ts dist/
 # The page's code and styles, minified as the glue is (scripts/minify.sh; the names kept): what a
 # site serves is smaller by a third, and the readable sources stay in www/ and embed/.
 scripts/minify.sh --keep-names $(printf 'dist/%s ' tao.js tao-node.js tao-agent.js styles.js chrome.js chrome-model.js $view $later i18n.js i18n-zh.js chart.js \
@@ -85,8 +86,8 @@ cat > dist/package.json <<JSON
     ".": { "types": "./tao.d.ts", "node": "./tao-node.js", "default": "./tao.js" },
     "./tao-agent.css": "./tao-agent.css",
     "./tao_agent_bg.wasm": "./tao_agent_bg.wasm",
-    "./wasm-tool": "./wasm-tool.js",
-    "./code-tool": "./code-tool.js",
+    "./wasm-tool": { "types": "./wasm-tool.d.ts", "default": "./wasm-tool.js" },
+    "./code-tool": { "types": "./code-tool.d.ts", "default": "./code-tool.js" },
     "./data/*": "./data/*",
     "./package.json": "./package.json"
   },
@@ -95,7 +96,7 @@ cat > dist/package.json <<JSON
     "tao.js", "tao-node.js", "tao.d.ts", "chrome.js", "chrome-model.js", "tao_agent.js", "tao_agent_bg.wasm", "tao_net.js", "tao_net_bg.wasm",
     "tao_tools.js", "tao_tools_bg.wasm", "tao_wllama.js", "wllama/index.js", "wllama/wllama.wasm", "wllama/LICENCE",
     "tao-agent.js", "tao-agent.css", "styles.js", "tao-agent-css.js", "markdown.js",
-    "trajectory.js", "cards.js", "live.js", "redraw.js", "studio-cards.js", "editor.js", "download-card.js", "step.js", "drive.js", "offline-data.js", "packaged.js", "i18n.js", "i18n-zh.js", "chart.js", "picture.js", "code-tool.js", "wasm-tool.js", "sandbox.js", "sandbox-worker.js", "webmcp.js",
+    "trajectory.js", "cards.js", "live.js", "redraw.js", "studio-cards.js", "editor.js", "download-card.js", "step.js", "drive.js", "offline-data.js", "packaged.js", "i18n.js", "i18n-zh.js", "chart.js", "picture.js", "code-tool.js", "code-tool.d.ts", "wasm-tool.js", "wasm-tool.d.ts", "sandbox.js", "sandbox-worker.js", "webmcp.js",
     "tools/units.wasm", "tools/wordcount.wasm", "samples/stock_prices.csv",
     "tao_sandbox.js", "tao_sandbox_bg.wasm", "data/scenarios.json", "data/knowledge.json", "data/zh.json", "README.md", "api.md"
   ]

@@ -152,7 +152,29 @@ const DARK = { bg: "rgb(17, 19, 21)", text: "rgb(230, 232, 235)", thought: "rgb(
 // The package README's first JS example, as a reader pastes it into a page beside the folder.
 const README_JS = fs.readFileSync(path.join(REPO_ROOT, "embed/README.md"), "utf8").match(/```js\n([\s\S]*?)```/)[1];
 
+// api.md's example of an Agent with the page's tools (run_js, units), as written.
+const API_PAGE_TOOLS_JS = fs.readFileSync(path.join(REPO_ROOT, "docs/api.md"), "utf8").match(/```js\n(import \{ codeTool [\s\S]*?)```/)[1];
+
 const PAGES = {
+  // The bare names it imports resolve through an import map, as they would through a bundler.
+  "api-page-tools.html": `<!doctype html><meta charset="utf-8"><title>page tools</title>
+    <script type="importmap">{ "imports": { "tao-agent/code-tool": "./tao-agent/code-tool.js", "tao-agent/wasm-tool": "./tao-agent/wasm-tool.js" } }</script>
+    <script type="module">
+    import { init, Agent, fetchOfflineData, scenarios } from "./tao-agent/tao.js";
+    await init();
+    await fetchOfflineData(["scenarios"]);
+    const agent = new Agent({ scenario: "stock-chart" });
+    ${API_PAGE_TOOLS_JS}
+    const task = (name) => scenarios("en").find((s) => s.name === name).task;
+    const other = new Agent({ scenario: "units" });
+    other.registerTool(units.spec, units.fn);
+    const runs = [];
+    for (const [a, name] of [[agent, "stock-chart"], [other, "units"]]) {
+      const t = await a.run(task(name));
+      runs.push({ stop: t.stop.reason, observations: t.steps.flatMap((s) => s.tool_calls.map((c) => c.observation)).join("\\n") });
+    }
+    window.result = runs;
+  </script>`,
   "readme.html": `<!doctype html><meta charset="utf-8"><title>readme</title><script type="module">
     ${README_JS}
     window.result = { answer: trajectory.answer, tools: (await agent.tools()).map((t) => t.name) };
@@ -300,6 +322,17 @@ describe("the package (dist/) in a page", () => {
     await browser?.close();
     await server?.close();
     fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it("runs api.md's example of an Agent with the demo page's tools (stock-chart, units), as written", async () => {
+    const page = await open(browser, server.url + "api-page-tools.html");
+    const [chart, units] = await page.waitForFunction(() => window.result, null, { timeout: 30000 }).then((h) => h.jsonValue());
+    assert.equal(chart.stop, "answer");
+    assert.match(chart.observations, /Plotted a line chart/, "stock-chart read its file");
+    assert.equal(units.stop, "answer");
+    assert.match(units.observations, /26\.2/, "42.195 km in miles");
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
   });
 
   it("runs the package README's Agent example as written, beside the copied folder", async () => {
