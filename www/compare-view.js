@@ -38,6 +38,7 @@ addWords({
     "compare.score": "EM {em} · F1 {f1}",
     "compare.running": "Running the question in {n} modes side by side…",
     "compare.done": "Compared.",
+    "compare.stopped": "Stopped: the comparison did not finish.",
     "compare.busy": "Wait for the comparison to end (or press Stop).",
     "compare.min": "Compare at least two modes.",
     "compare.human": "Compare runs every mode at once, so it needs the offline model or a real one, not You.",
@@ -235,8 +236,10 @@ export class TaoCompare extends HTMLElement {
     const summary = modes
       .map((mode, i) => `${t(`mode.${mode}`)}: ${answerOf(trajectories[i]) ?? t("compare.noAnswer")}`)
       .join("; ");
-    showStatus("compare.done");
-    announce(`${t("compare.done")} ${summary}`);
+    // Stopped: the columns say where each one was.
+    const said = controller.signal.aborted ? "compare.stopped" : "compare.done";
+    showStatus(said);
+    announce(`${t(said)} ${summary}`);
   }
 
   /** One mode's run, streamed into its column; its trajectory, or null when it could not run.

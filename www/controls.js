@@ -204,7 +204,7 @@ export class TaoControls extends HTMLElement {
     const enable = {
       run: mode === "idle",
       step: mode !== "running" && !comparing,
-      pause: mode === "running",
+      pause: mode === "running" && !comparing,
       resume: mode === "paused",
       stop: mode !== "idle",
       import: mode === "idle" && !comparing,
@@ -217,12 +217,14 @@ export class TaoControls extends HTMLElement {
   }
 
   /**
-   * While the compare view shows (`on`), Step, Export and Import are off: a comparison runs each
-   * column to its end, and the single trajectory they act on is hidden.
+   * While the compare view shows (`on`), Step, Pause, step-by-step, Export and Import are off: a
+   * comparison runs each column to its end (or until Stop), and the single trajectory Export and
+   * Import act on is hidden.
    */
   setComparing(on) {
     this.toggleAttribute("comparing", on);
     this.#field('[data-action="export"]').disabled = on;
+    this.#field("[data-step-mode]").disabled = on;
     this.setRunning(this.hasAttribute("running") ? "running" : this.hasAttribute("paused") ? "paused" : "idle");
   }
 

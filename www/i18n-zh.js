@@ -361,6 +361,7 @@ export const zh = {
   "compare.score": "EM {em} · F1 {f1}",
   "compare.running": "正在用 {n} 种模式并排运行这个问题……",
   "compare.done": "对比完成。",
+  "compare.stopped": "已停止：对比没有完成。",
   "compare.busy": "请等对比结束（或按停止）。",
   "compare.min": "至少对比两种模式。",
   "compare.human": "对比会同时运行所有模式，需要离线模型或真实模型，不能选“你”。",

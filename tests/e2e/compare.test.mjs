@@ -147,8 +147,15 @@ describe("compare view", () => {
     await waitCompared(page);
     assert.equal(await column(page, "react").getAttribute("data-em"), "1");
     // Step, Export and Import act on the single trajectory, hidden while comparing: off.
-    const off = () => page.evaluate(() => ["step", "export", "import"].map((a) => document.querySelector(`[data-action="${a}"]`).disabled));
-    assert.deepEqual(await off(), [true, true, true]);
+    const off = () => page.evaluate(() => [...["step", "export", "import"].map((a) => document.querySelector(`[data-action="${a}"]`).disabled), document.querySelector("[data-step-mode]").disabled]);
+    assert.deepEqual(await off(), [true, true, true, true]);
+    // Stop mid-way: Pause was off (a comparison runs to its end or its Stop), and the status says it stopped.
+    await page.selectOption('select[name="delayMs"]', "200");
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    await page.waitForSelector("tao-compare .raw-live");
+    assert.equal(await page.locator('[data-action="pause"]').isDisabled(), true);
+    await page.getByRole("button", { name: "Stop", exact: true }).click();
+    await page.waitForFunction(() => document.querySelector("[data-status]")?.textContent === "Stopped: the comparison did not finish.");
     // Share writes the modes shown into the link.
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
     await page.getByRole("button", { name: "Share" }).click();
@@ -159,7 +166,7 @@ describe("compare view", () => {
     assert.equal(await page.locator("tao-compare").count(), 0);
     assert.equal(await page.locator("main > tao-trajectory").isVisible(), true);
     assert.equal(await button.getAttribute("aria-pressed"), "false");
-    assert.deepEqual(await off(), [false, false, false]);
+    assert.deepEqual(await off(), [false, false, false, false]);
     assertClean(page);
     await page.context().close();
   });
