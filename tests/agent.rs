@@ -169,6 +169,15 @@ fn the_prompt_is_rendered_from_the_trajectory() {
     );
     assert!(prompt[0].content.starts_with("通过交替进行"));
     assert_eq!(prompt[2].content, "Thought 1: hi\nAction 1: echo[hi]");
+    // A Chinese mrkl prompt labels each tool's parameters in Chinese too.
+    let zh = Config {
+        lang: Lang::Zh,
+        ..Config::default()
+    };
+    let mrkl = replay(&["Thought: ok\nFinal Answer: hi"], echo_tools(), zh);
+    let told = &mrkl.prompt(&block_on(mrkl.run("greet", &mut |_| {})))[0].content;
+    assert!(told.contains("echo: Repeats its input. 参数：{"), "{told}");
+    assert!(!told.contains("Parameters:"), "{told}");
     assert_eq!(prompt[3].content, "Observation 1: echo: hi");
     assert_eq!(prompt[4].content, "Thought 2: ok\nAction 2: Finish[hi]");
 }

@@ -227,13 +227,18 @@ fn with_examples(prompt: &str, example: &str, exemplars: Option<&str>, lang: Lan
     }
 }
 
-/// Tool descriptions in Qwen-Agent's style: name, description, then the JSON-Schema parameters.
-pub fn tool_descriptions(tools: &Registry) -> String {
+/// Tool descriptions in Qwen-Agent's style: name, description, then the JSON-Schema parameters
+/// (labelled in the prompt's language).
+pub fn tool_descriptions(tools: &Registry, lang: Lang) -> String {
+    let label = match lang {
+        Lang::En => " Parameters: ",
+        Lang::Zh => " 参数：",
+    };
     let descriptions: Vec<String> = tools
         .specs()
         .map(|t| {
             let parameters = crate::to_json::to_string(&t.parameters);
-            format!("{}: {} Parameters: {parameters}", t.name, t.description)
+            format!("{}: {}{label}{parameters}", t.name, t.description)
         })
         .collect();
     crate::text::join(&descriptions, "\n\n")

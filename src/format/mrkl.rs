@@ -38,7 +38,7 @@ pub fn instructions(tools: &Registry, lang: Lang, exemplars: Option<&str>) -> St
         Lang::Zh => zh::text(Zh::Mrkl),
     };
     let prompt = template
-        .replace("{tool_descs}", &tool_descriptions(tools))
+        .replace("{tool_descs}", &tool_descriptions(tools, lang))
         .replace("{tool_names}", &crate::text::join(&tools.names(), ","));
     match exemplars {
         Some(_) => with_examples(&prompt, "", exemplars, lang),

@@ -106,7 +106,8 @@ describe("tools", () => {
     assert.match(told, /units: 在长度、质量、温度、体积或时间的单位之间换算一个量/);
     assert.match(told, /wordcount: 统计一段文本的词数、行数和字符数。/);
     assert.match(told, /run_js: 在隔离的沙箱中运行 JavaScript/);
-    assert.doesNotMatch(told, /Converts a quantity|Counts the words|Runs JavaScript in an isolated sandbox/);
+    assert.doesNotMatch(told, /Converts a quantity|Counts the words|Runs JavaScript in an isolated sandbox|Parameters:/);
+    assert.match(told, /参数：\{/);
     assert.deepEqual(page.problems.errors, []);
     await page.context().close();
   });
