@@ -107,6 +107,22 @@ function fileRows(page) {
 }
 
 describe("stock-chart", () => {
+  it("in Chinese: the code prints and labels in Chinese, and the answer has no English words", async () => {
+    const page = await openPage(env, { query: "?scenario=stock-chart&lang=zh" });
+    await page.waitForSelector('[data-file-list] li[data-file="stock_prices.csv"]');
+    assert.equal(await runApproving(page), "answer");
+    const [head, plotted] = await texts(page, "observation");
+    assert.ok(head.startsWith(`共 ${ROWS.length} 行。前 5 行：`), head);
+    assert.match(plotted, /\n走势：上涨 [\d.]+%，从 /);
+    await waitForChart(page);
+    assert.equal((await chartFacts(page)).title, "收盘价");
+    const answer = (await texts(page, "answer"))[0];
+    assert.match(answer, /收盘价上涨了 [\d.]+%，从 .*最低 [\d.]+，最高 [\d.]+/);
+    assert.doesNotMatch(answer.replace(/^\S+/, ""), /[A-Za-z]{2,}/, answer);
+    assertClean(page);
+    await page.context().close();
+  });
+
   it("plots the sample's closing price: one vertex per data row, named, as wide as its card", async () => {
     const page = await openPage(env, { query: "?scenario=stock-chart&lang=en", viewport: { width: 1366, height: 850 } });
     assert.doesNotMatch(await page.textContent("[data-scenario-description]"), /\bseed\b|^$/i);
