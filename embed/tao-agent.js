@@ -98,7 +98,7 @@ const WORDS = {
     running: "Running…", answer: (n) => `Answered in ${n} step${n === 1 ? "" : "s"}.`,
     max_steps: "Stopped: the step budget ran out.",
     aborted: "Stopped.", load: "Could not load the agent:",
-    placeholder: "Ask something…",
+    placeholder: "Ask something…", empty: "Type a task first.",
     ask: (label, size) => `Download ${label} (${size}) to run it in this tab? It is kept in this browser for next time.`,
     yes: "Download and run", no: "Cancel", unknown: "size unknown",
   },
@@ -106,7 +106,7 @@ const WORDS = {
     task: "任务", trajectory: "轨迹", run: "运行", stop: "停止", loading: "正在加载智能体……", ready: "就绪。",
     running: "运行中……", answer: (n) => `用 ${n} 步作答。`, max_steps: "已停止：步数用完。",
     aborted: "已停止。", load: "无法加载智能体：",
-    placeholder: "提一个问题……",
+    placeholder: "提一个问题……", empty: "请先输入任务。",
     ask: (label, size) => `下载 ${label}（${size}）并在此标签页中运行？它会保存在此浏览器中供下次使用。`,
     yes: "下载并运行", no: "取消", unknown: "大小未知",
   },
@@ -216,11 +216,11 @@ export class TaoAgent extends ElementBase {
     this.#words();
     this.#loadWords();
     if (this.#ready) return;
-    this.#status(this.#say("loading"));
+    this.#sayStatus("loading");
     // A scenario's task fills the box at once, so the data a run reads comes with the wasm.
     this.#ready = Promise.all([load(), loadData(offlineNeeds(this.config()))]).then(
       () => {
-        this.#status(this.#say("ready"));
+        this.#sayStatus("ready");
         if (!this.#checkScenario()) return;
         this.#fillTask();
         if (this.hasAttribute("autorun")) this.run().catch(() => {});
@@ -384,11 +384,15 @@ export class TaoAgent extends ElementBase {
     let agent;
     try {
       agent = new Agent(config); // first: a wrong setting (an unknown scenario) says so before an empty task
-      if (!task) throw Object.assign(new Error(this.#say("placeholder")), { kind: "config" });
       for (const { spec, fn } of this.#tools) agent.registerTool(spec, fn);
     } catch (e) {
       free(agent);
       throw this.#fail(e);
+    }
+    if (!task) {
+      free(agent);
+      const empty = Object.assign(new Error(this.#say("empty")), { kind: "config" });
+      throw this.#fail(empty, "config", empty.message);
     }
     try {
       // The tools the demo page adds in JS that the run names and the page did not register.
@@ -410,7 +414,7 @@ export class TaoAgent extends ElementBase {
     const stop = new AbortController();
     this.#running = stop;
     this.#busy(true);
-    this.#status(this.#say("running"));
+    this.#sayStatus("running");
     view.begin(task, { model: modelLabel(config), format: this.getAttribute("format") ?? undefined, lang: this.getAttribute("lang") ?? undefined });
     try {
       const onEvent = (ev) => this.#emit(ev.type, ev);
@@ -478,8 +482,9 @@ export class TaoAgent extends ElementBase {
     this.#view().render(trajectory, { live: true });
     const stop = trajectory.stop ?? {};
     if (stop.reason === "error" && stop.message) this.#error(failed(stop.message));
-    const said = stop.reason === "answer" ? this.#say("answer")(trajectory.stats.steps) : this.#say(stop.reason);
-    this.#status(typeof said === "string" ? said : stop.message ?? "");
+    if (stop.reason === "answer") this.#sayStatus("answer", trajectory.stats.steps);
+    else if (typeof this.#say(stop.reason) === "string") this.#sayStatus(stop.reason);
+    else this.#status(stop.message ?? "");
     this.#emit("done", trajectory);
   }
 
@@ -542,6 +547,7 @@ export class TaoAgent extends ElementBase {
     this.#part("task").placeholder = this.#say("placeholder");
     this.#part("run").textContent = this.#say("run");
     this.#part("stop").textContent = this.#say("stop");
+    if (this.#again) this.#part("status").textContent = this.#again();
   }
 
   /**
@@ -580,9 +586,23 @@ export class TaoAgent extends ElementBase {
     this.toggleAttribute("running", on);
   }
 
-  #status(text) {
+  /** Shows `text` in the status line (said again after a `lang` change only when `again` is given). */
+  #status(text, again = null) {
+    this.#again = again;
     this.#part("status").textContent = text ?? "";
   }
+
+  /** Shows the element's word `key` (a function of `args` for some) in the status line, in its language. */
+  #sayStatus(key, ...args) {
+    const say = () => {
+      const word = this.#say(key);
+      return typeof word === "function" ? word(...args) : word;
+    };
+    this.#status(say(), say);
+  }
+
+  /** What says the status line again in the element's language, if it is one of its words. */
+  #again = null;
 
   #error(text) {
     const box = this.#part("error");

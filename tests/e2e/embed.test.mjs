@@ -293,6 +293,10 @@ const PAGES = {
     <tao-agent scenario="code"></tao-agent>
     <tao-agent scenario="stock-chart"></tao-agent>
     <tao-agent scenario="units" lang="zh"></tao-agent>`,
+  // One element, to change its language and run it with an empty task.
+  "one.html": `<!doctype html><html lang="en"><meta charset="utf-8"><title>one</title>
+    <script type="module" src="dist/tao.js"></script>
+    <tao-agent scenario="apple-ceo"></tao-agent>`,
   // The element with a tool and a model of the page's own.
   "tool.html": `<!doctype html><meta charset="utf-8"><title>tool</title>
     <script type="module" src="dist/tao.js"></script>
@@ -419,6 +423,26 @@ describe("the package (dist/) in a page", () => {
     // stock-chart read its sample file and drew the chart its code plotted.
     assert.match(chart.observations, /Plotted a line chart/, chart.observations);
     await page.waitForFunction(() => document.querySelectorAll("tao-agent")[1].shadowRoot.querySelector("[data-chart] svg"));
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+
+  it("<tao-agent> says its status again in a new language, and asks for a task when the box is empty", async () => {
+    const page = await open(browser, server.url + "one.html");
+    const said = await page.evaluate(async () => {
+      const el = document.querySelector("tao-agent");
+      await el.ready;
+      const status = () => el.shadowRoot.querySelector('[part~="status"]').textContent;
+      const before = status();
+      el.setAttribute("lang", "zh");
+      await new Promise((r) => setTimeout(r, 500)); // its Chinese words load
+      const after = status();
+      el.setAttribute("lang", "en");
+      el.shadowRoot.querySelector("textarea").value = "";
+      const rejected = await el.run().then(() => null, (e) => e.message);
+      return { before, after, rejected, error: el.shadowRoot.querySelector('[part~="error"]').textContent };
+    });
+    assert.deepEqual(said, { before: "Ready.", after: "就绪。", rejected: "Type a task first.", error: "Type a task first." });
     assert.deepEqual(page.problems, []);
     await page.context().close();
   });
