@@ -7,7 +7,11 @@ import { state, controls, messageOf } from "./app.js";
 
 /** The remembered keys' code (keys.js), loaded when a provider that calls a server is first chosen. */
 let keyCode = null;
-const keys = () => (keyCode ??= import("./keys.js"));
+const keys = () =>
+  (keyCode ??= import("./keys.js").catch((error) => {
+    keyCode = null; // tried again at the next need
+    throw error;
+  }));
 
 /**
  * Whether `provider` sends the task (and the key, when one is filled in) to a server: every one but
@@ -33,7 +37,8 @@ export function useProvider(provider) {
   if (!hints) return;
   document.querySelector("#baseUrl").placeholder = hints.baseUrl;
   document.querySelector("#model").placeholder = hints.model;
-  return keys().then((part) => part.fillKey(provider));
+  // Not loaded (offline, say): no key is filled in, and the page goes on.
+  return keys().then((part) => part.fillKey(provider), () => {});
 }
 
 /** The footer says what is true of the model chosen: offline, You, or a provider called from here. */
@@ -73,12 +78,12 @@ export function install() {
   document.addEventListener("tao:key", (e) => {
     const { provider, apiKey, remember } = e.detail;
     const base = controls.settings().baseUrl;
-    keys().then((part) => part.keyStore.save(provider, apiKey, remember, base));
+    keys().then((part) => part.keyStore.save(provider, apiKey, remember, base), () => {});
   });
   // A Base URL typed in that is the remembered key's server brings the key.
   document.querySelector("#baseUrl")?.addEventListener("change", () => {
     const { provider, apiKey } = controls.settings();
-    if (!apiKey && callsServer(provider)) keys().then((part) => part.fillKey(provider));
+    if (!apiKey && callsServer(provider)) keys().then((part) => part.fillKey(provider), () => {});
   });
 
   // Test connection's code comes with the first test (connection.js).
