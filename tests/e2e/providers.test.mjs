@@ -362,6 +362,16 @@ describe("keys", () => {
     }
   });
 
+  it("the page starts, its key field empty, when the remembered keys' module cannot load", async () => {
+    const context = await env.browser.newContext();
+    await context.route("**/keys.js", (route) => route.abort());
+    const page = await context.newPage();
+    await page.goto(`${env.url}?provider=openai&wiki=offline`);
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+    assert.equal(await page.inputValue("#apiKey"), "");
+    await context.close();
+  });
+
   it("remember on this device is an explicit opt-in, undone by unticking", async () => {
     const page = await openWith({ provider: "openai", model: "react-mrkl" });
     assert.equal(await page.evaluate(() => localStorage.length), 0, "nothing stored without the opt-in");
