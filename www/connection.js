@@ -2,7 +2,8 @@
 //! came back. The page loads this module at the first test (provider.js).
 
 import { t, addWords } from "./i18n.js";
-import { state, controls, messageOf, agentConfig, dataFor } from "./app.js";
+import { state, controls, agentConfig, dataFor } from "./app.js";
+import { explained } from "./explain.js";
 
 // Test connection's words in English, added to the page's dictionary when it first loads, so the
 // first load does not carry them (the Chinese ones are in i18n-zh.js, which a visit in Chinese
@@ -33,6 +34,6 @@ export async function testConnection(settings) {
     for (const note of r.notes) parts.push(note);
     controls.setConnection(parts.join(" · "), true);
   } catch (err) {
-    controls.setConnection(messageOf(err), false);
+    controls.setConnection(explained(err), false);
   }
 }

@@ -3,7 +3,8 @@
 //! malformed or future-version file), so an imported run is drawn exactly as it ran.
 
 import { t } from "./i18n.js";
-import { state, view, stats, showError, showStatus, messageOf } from "./app.js";
+import { state, view, stats, showError, showStatus } from "./app.js";
+import { explained } from "./explain.js";
 
 function exportTrajectory() {
   if (!state.lastTrajectory) {
@@ -33,7 +34,7 @@ function importTrajectory({ name, text }) {
     traj = state.tao.parseTrajectory(text);
   } catch (err) {
     // The previous view stays as it was: a bad file must not wipe a good trajectory.
-    showError(`${t("error.import")} ${messageOf(err)}`);
+    showError(`${t("error.import")} ${explained(err)}`);
     return;
   }
   showError("");

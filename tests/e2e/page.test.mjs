@@ -230,6 +230,7 @@ describe("export and import", () => {
     const message = await error.textContent();
     assert.match(message, /import/i);
     assert.ok(message.length > "Could not import this file: ".length + 5, `a reason is given: ${message}`);
+    assert.doesNotMatch(message, /（/, "English has no lead of its own");
     assert.deepEqual(await cards(page), before);
 
     // A trajectory from a future version is refused with its own message.
@@ -241,6 +242,15 @@ describe("export and import", () => {
     await page.waitForFunction((old) => document.querySelector("[data-error]").textContent !== old, message);
     assert.match(await error.textContent(), /version/i);
     assert.deepEqual(await cards(page), before);
+    await page.context().close();
+  });
+
+  it("in Chinese, an import's error says in Chinese what is wrong, then tao's message", async () => {
+    const page = await openPage(env, { query: "?lang=zh" });
+    await page.setInputFiles("input[data-import-file]", { name: "broken.json", mimeType: "application/json", buffer: Buffer.from("{ oops") });
+    const error = page.locator("[data-error]");
+    await error.waitFor({ state: "visible" });
+    assert.match(await error.textContent(), /^无法导入该文件： tao 读不了这个文件。（not a trajectory file: invalid JSON/);
     await page.context().close();
   });
 });

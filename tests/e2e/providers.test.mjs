@@ -253,7 +253,13 @@ describe("test connection", () => {
     await page.click('button[data-action="test"]');
     await page.waitForFunction(() => document.querySelector("[data-connection]")?.dataset.ok);
     assert.equal(await page.getAttribute("[data-connection]", "data-ok"), "false");
-    assert.match(await page.textContent("[data-connection]"), /refused the API key/);
+    assert.match(await page.textContent("[data-connection]"), /^the endpoint refused the API key/);
+    // In Chinese, a sentence on what to do leads tao's own message.
+    await page.selectOption('select[name="lang"]', "zh");
+    await page.waitForFunction(() => document.documentElement.lang === "zh-CN" && document.querySelector('button[data-action="run"]').textContent === "运行");
+    await page.click('button[data-action="test"]');
+    await page.waitForFunction(() => /服务器拒绝了 API 密钥/.test(document.querySelector("[data-connection]")?.textContent ?? ""));
+    assert.match(await page.textContent("[data-connection]"), /^服务器拒绝了 API 密钥：.*（the endpoint refused the API key/);
     await page.context().close();
   });
 });
