@@ -80,9 +80,8 @@ const OWN_TOOLS = {
 };
 
 async function exampleTool(name, { lang }) {
-  const { wasmTool, EXAMPLE_TOOLS } = await import("./wasm-tool.js");
-  const example = EXAMPLE_TOOLS.find((tool) => tool.name === name);
-  return wasmTool(lang === "zh" ? { ...example, description: example.zh } : example);
+  const tool = await (await import("./wasm-tool.js")).exampleTool(name);
+  return lang === "zh" ? { spec: { ...tool.spec, description: tool.zh }, fn: tool.fn } : tool;
 }
 
 /** The tools a run with `config` names: its `tools`, else its scenario's. */

@@ -23,3 +23,11 @@ export function wasmTool(init: WasmToolInit): Promise<{
 
 /** The example tools the package ships (`tools/`): `wordcount` and `units` (the units scenario's), described in English and, `zh`, in Chinese. */
 export const EXAMPLE_TOOLS: { name: string; description: string; zh: string; url: URL }[];
+
+/** The example tool `name` made, with its Chinese description (`zh`). */
+export function exampleTool(name: "wordcount" | "units"): Promise<{
+  spec: ToolSpecInit;
+  fn: ToolFunction;
+  info: { imports: string[]; initialMemoryBytes: number; sizeBytes: number };
+  zh: string;
+}>;

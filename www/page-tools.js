@@ -31,9 +31,7 @@ const made = new Map();
 let wikiChosenByPage = true;
 
 async function wasmExample(name) {
-  const { wasmTool, EXAMPLE_TOOLS } = await import("./wasm-tool.js");
-  const example = EXAMPLE_TOOLS.find((tool) => tool.name === name);
-  return { ...(await wasmTool(example)), zh: example.zh };
+  return (await import("./wasm-tool.js")).exampleTool(name);
 }
 
 /** `{spec, fn}` of a page tool or an added one, made once. */

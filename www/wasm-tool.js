@@ -59,3 +59,9 @@ export const EXAMPLE_TOOLS = [
     url: new URL("../pkg/tools/units.wasm", import.meta.url),
   },
 ];
+
+/** The example tool `name` made (`{spec, fn, info}`, described in English), with its Chinese description (`zh`). */
+export async function exampleTool(name) {
+  const example = EXAMPLE_TOOLS.find((tool) => tool.name === name);
+  return { ...(await wasmTool(example)), zh: example.zh };
+}
