@@ -197,7 +197,7 @@ export class TaoControls extends HTMLElement {
    */
   setRunning(state) {
     const mode = state === true ? "running" : state === false ? "idle" : state;
-    const before = this.hasAttribute("running") ? "running" : this.hasAttribute("paused") ? "paused" : "idle";
+    const before = this.#mode();
     const focus = document.activeElement;
     const ours = mode !== before && (!focus || focus === document.body || this.contains(focus));
     const comparing = this.hasAttribute("comparing");
@@ -225,7 +225,12 @@ export class TaoControls extends HTMLElement {
     this.toggleAttribute("comparing", on);
     this.#field('[data-action="export"]').disabled = on;
     this.#field("[data-step-mode]").disabled = on;
-    this.setRunning(this.hasAttribute("running") ? "running" : this.hasAttribute("paused") ? "paused" : "idle");
+    this.setRunning(this.#mode());
+  }
+
+  /** What the run buttons allow now (see `setRunning`). */
+  #mode() {
+    return this.hasAttribute("running") ? "running" : this.hasAttribute("paused") ? "paused" : "idle";
   }
 
   /** Enables the buttons once the agent has loaded. */
